@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Set up a Debian 12 machine for sgx, build it, and run it or test it.
+#
+#   bash scripts/setup.sh run     install what is missing, build (Release), run a sample computation
+#   bash scripts/setup.sh test    install, build with -Werror, run the tests, then again under ASan+UBSan
+#   bash scripts/setup.sh deps    only install the Debian packages
+#   bash scripts/setup.sh plots   only install the Python packages the plot scripts use
+#
+# Works as root (a bare container or chroot has no sudo) and as a user with sudo.
+# apt is not touched at all when every package is already installed.
+set -euo pipefail
+
+# Everything the build and the tests need. OpenMP comes with g++ (libgomp).
+BUILD_PACKAGES=(
+  build-essential cmake ninja-build git pkg-config ca-certificates
+  libboost-dev libboost-program-options-dev
+  libhdf5-dev hdf5-tools
+  libgtest-dev libgmock-dev googletest
+  libbenchmark-dev
+)
+# The plot scripts run with /usr/bin/python3, which sees these Debian packages.
+PLOT_PACKAGES=(python3-h5py python3-matplotlib)
+
+usage() {
+  sed -n '2,7s/^# \{0,1\}//p' "$0"
+}
+
+step() { printf '== %s\n' "$*"; }
+
+# Prints the packages among "$@" that are not installed.
+missing_packages() {
+  local pkg status
+  for pkg in "$@"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = installed ] || printf '%s\n' "$pkg"
+  done
+}
+
+install_packages() {
+  local missing
+  mapfile -t missing < <(missing_packages "$@")
+  if [ ${#missing[@]} -eq 0 ]; then
+    step "packages: all ${#} installed, skipping apt"
+    return
+  fi
+  local as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "setup.sh: missing packages (${missing[*]}) and not root, and sudo is not available" >&2
+      exit 1
+    fi
+    as_root=(sudo)
+  fi
+  step "packages: installing ${missing[*]}"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+}
+
+# configure DIR [cmake options...]: configure DIR with Ninja and build it.
+configure_and_build() {
+  local dir=$1
+  shift
+  step "configure $dir ($*)"
+  cmake -S . -B "$dir" -G Ninja "$@"
+  step "build $dir"
+  cmake --build "$dir" --parallel "$(nproc)"
+}
+
+run_tests() {
+  local dir=$1
+  step "test $dir"
+  ctest --test-dir "$dir" --output-on-failure -j2 --no-tests=error
+}
+
+mode=${1:-}
+case "$mode" in
+  run | test | deps | plots) ;;
+  -h | --help | help)
+    usage
+    exit 0
+    ;;
+  *)
+    echo "setup.sh: unknown mode '$mode'" >&2
+    usage >&2
+    exit 2
+    ;;
+esac
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ "$mode" = plots ]; then
+  install_packages "${PLOT_PACKAGES[@]}"
+  step "plots: use /usr/bin/python3 (it sees python3-h5py and python3-matplotlib)"
+  exit 0
+fi
+
+install_packages "${BUILD_PACKAGES[@]}"
+if [ "$mode" = deps ]; then
+  exit 0
+fi
+
+if [ "$mode" = run ]; then
+  configure_and_build build -DCMAKE_BUILD_TYPE=Release -DSGX_WERROR=OFF
+  step "run build/bin/run_octal 0.137 --n 1e7"
+  build/bin/run_octal 0.137 --n 1e7
+  exit 0
+fi
+
+# mode = test
+configure_and_build build -DCMAKE_BUILD_TYPE=Release -DSGX_WERROR=ON
+run_tests build
+
+configure_and_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSGX_SANITIZE=ON -DSGX_WERROR=ON -DSGX_BUILD_BENCH=OFF
+# SGX_SANITIZED tells tests they run slowly under the sanitizers, so they may use smaller sizes.
+export SGX_SANITIZED=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+run_tests build-asan
