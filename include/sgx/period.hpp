@@ -1,0 +1,46 @@
+#pragma once
+// Eventual (arithmetic) periodicity of a nim-sequence, and its proof where a theorem allows.
+//
+// Detection is one O(N) pass: the first differences D(n) = G(n+1) - G(n) are periodic from n0
+// with period p exactly when G(n + p) = G(n) + s for n >= n0, s being the sum of D over one
+// period (the saltus; 0 for ordinary periodicity). The least period of every suffix of D comes
+// from one prefix-function pass over D reversed.
+//
+// Proofs (MATH.md section 3), named in PeriodResult::theorem:
+//   "guy-smith"           finite octal code, splits into at most two heaps, no '!':
+//                         values through 2 n0 + 2p + t - 1 certify the period
+//   "guy-smith-k-heap"    finite code leaving up to k heaps: k n0 + (k-1) p + t values
+//   "subtraction-window"  no splits at all (subtraction-like codes): a repeated window of t values
+//   ""                    no theorem applies (unequal splits, repeating tails): never proven
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sgx/rules.hpp"
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+struct PeriodResult {
+  bool found = false;          // a periodic tail with enough repetitions to be worth reporting
+  std::uint64_t preperiod = 0; // n0: last exception + 1
+  std::uint64_t period = 0;    // p
+  std::int64_t saltus = 0;     // s: G(n + p) = G(n) + s for n >= n0
+  bool proven = false;
+  std::string theorem;         // which theorem applies to this game ("" if none)
+  // Values a proof needs (G(0..proof_needs_n-1)); 0 when no theorem applies to the game.
+  std::uint64_t proof_needs_n = 0;
+  std::vector<std::uint64_t> exceptions;  // n < n0 with G(n) != G(n + p) + ... (see period.cpp)
+  std::uint64_t checked_n = 0;  // how many values the analysis looked at
+};
+
+// Analyses G(0..values.size()-1) of the game with these rules.
+PeriodResult analyze_period(const Sequence& values, const Rules& rules);
+
+// The theorem that could prove a period of this game ("" if none), and the number of values it
+// needs for a period p with preperiod n0 (0 if none).
+std::string proof_theorem(const Rules& rules);
+std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uint64_t period);
+
+}  // namespace sgx

@@ -1,0 +1,68 @@
+#pragma once
+// Turns results into text for people and JSON for scripts. The same words everywhere:
+// period, preperiod, saltus, proven, rare.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sgx/period.hpp"
+#include "sgx/stats.hpp"
+
+namespace sgx {
+
+// A small streaming JSON writer: enough for flat objects, nested objects and arrays.
+class JsonWriter {
+ public:
+  JsonWriter& begin_object(const std::string& key = "");
+  JsonWriter& end_object();
+  JsonWriter& begin_array(const std::string& key = "");
+  JsonWriter& end_array();
+  JsonWriter& field(const std::string& key, const std::string& value);
+  JsonWriter& field(const std::string& key, const char* value);
+  JsonWriter& field(const std::string& key, std::uint64_t value);
+  JsonWriter& field(const std::string& key, std::int64_t value);
+  JsonWriter& field(const std::string& key, int value);
+  JsonWriter& field(const std::string& key, double value);
+  JsonWriter& field(const std::string& key, bool value);
+  JsonWriter& null_field(const std::string& key);
+  JsonWriter& element(std::uint64_t value);  // in an array
+  const std::string& str() const { return out_; }
+
+  static std::string quote(const std::string& text);
+
+ private:
+  void key(const std::string& k);
+  std::string out_;
+  std::vector<bool> first_;  // per open container: nothing written yet
+};
+
+// What one run of the engine produced, for run_octal's summary.
+struct RunReport {
+  std::string game;
+  std::uint64_t n = 0;
+  std::string engine;
+  int threads = 1;
+  double seconds = 0;
+  SparseStats stats;
+  PeriodResult period;
+  std::string file;
+  std::uint64_t peak_rss_bytes = 0;
+};
+
+// The "stats" and "period" objects, shared by every tool that reports them.
+void write_stats_json(JsonWriter& json, const SparseStats& stats);
+void write_period_json(JsonWriter& json, const PeriodResult& period);
+
+std::string run_report_json(const RunReport& report);
+std::string run_report_text(const RunReport& report);
+// One paragraph on the period: "period 34, preperiod 52, proven (guy-smith)" and so on.
+std::string period_text(const PeriodResult& period);
+
+// Hexadecimal as researchers write masks: 0xfe.
+std::string hex(std::uint64_t value);
+
+// Peak resident memory of this process so far, in bytes (0 if unknown).
+std::uint64_t peak_rss_bytes();
+
+}  // namespace sgx

@@ -1,0 +1,54 @@
+#include "cli.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <iostream>
+#include <new>
+
+#include "sgx/numbers.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/store.hpp"
+
+namespace sgx::cli {
+
+namespace {
+
+// Values are at most 32 bits wide and indices 64; 2^40 values is far past any machine's memory.
+constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 40;
+
+int fail(const char* tool, const std::string& message, int code) {
+  std::cerr << tool << ": " << message << "\n";
+  if (code == kExitUsage) std::cerr << "Try '" << tool << " --help' for more information.\n";
+  return code;
+}
+
+}  // namespace
+
+int run_tool(const char* tool, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    return fail(tool, e.what(), kExitUsage);
+  } catch (const ParseError& e) {
+    return fail(tool, e.what(), kExitUsage);
+  } catch (const NumberError& e) {
+    return fail(tool, e.what(), kExitUsage);
+  } catch (const boost::program_options::error& e) {
+    return fail(tool, e.what(), kExitUsage);
+  } catch (const StoreError& e) {
+    return fail(tool, e.what(), kExitFailure);
+  } catch (const std::bad_alloc&) {
+    return fail(tool, "out of memory: ask for fewer values, or run on a machine with more memory", kExitFailure);
+  } catch (const std::exception& e) {
+    return fail(tool, e.what(), kExitFailure);
+  }
+}
+
+std::uint64_t parse_n(const std::string& option, const std::string& text) {
+  try {
+    return parse_count(text, kMaxValues);
+  } catch (const NumberError& e) {
+    throw UsageError("--" + option + ": " + e.what());
+  }
+}
+
+}  // namespace sgx::cli

@@ -1,0 +1,120 @@
+#include "sgx/engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <omp.h>
+
+#include "kernel.hpp"
+#include "tuning.hpp"
+
+namespace sgx {
+
+std::unique_ptr<Kernel> make_naive_kernel(const Rules& rules);
+std::unique_ptr<Kernel> make_sparse_kernel(const Rules& rules);
+std::unique_ptr<Kernel> make_sweep_kernel(const Rules& rules);
+
+std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules) {
+  switch (kind) {
+    case KernelKind::Naive: return make_naive_kernel(rules);
+    case KernelKind::Sweep: return make_sweep_kernel(rules);
+    case KernelKind::Auto:
+    case KernelKind::Sparse: return make_sparse_kernel(rules);
+  }
+  throw std::logic_error("unknown kernel kind");
+}
+
+KernelKind parse_kernel_kind(const std::string& name) {
+  if (name == "auto") return KernelKind::Auto;
+  if (name == "naive") return KernelKind::Naive;
+  if (name == "sparse") return KernelKind::Sparse;
+  if (name == "sweep") return KernelKind::Sweep;
+  throw std::invalid_argument("unknown engine '" + name + "': choose auto, sparse, sweep or naive");
+}
+
+std::string to_string(KernelKind kind) {
+  switch (kind) {
+    case KernelKind::Auto: return "auto";
+    case KernelKind::Naive: return "naive";
+    case KernelKind::Sparse: return "sparse";
+    case KernelKind::Sweep: return "sweep";
+  }
+  return "?";
+}
+
+Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), options, Sequence{}) {}
+
+Engine::Engine(Rules rules, EngineOptions options, Sequence known_values)
+    : rules_(std::move(rules)), options_(options), values_(std::move(known_values)) {
+  if (options_.threads > 0) omp_set_num_threads(options_.threads);
+  use_kernel(options_.kernel == KernelKind::Auto ? KernelKind::Sparse : options_.kernel);
+  while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
+}
+
+Engine::~Engine() = default;
+
+void Engine::use_kernel(KernelKind kind) {
+  kernel_ = make_kernel(kind, rules_);
+  kernel_->attach(values_);
+  active_ = kind;
+  if (!kernels_used_.empty()) kernels_used_ += '+';
+  kernels_used_ += to_string(kind);
+}
+
+std::string Engine::kernels_used() const { return kernels_used_; }
+
+std::uint64_t Engine::live_rare_count() const { return kernel_ ? kernel_->rare_count() : 0; }
+
+bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) {
+  if (values_.size() >= target) return true;
+  values_.reserve(target);
+  while (values_.size() < target) {
+    if (proven_period_) {
+      fill_from_period(target);
+      break;
+    }
+    std::uint64_t step_end = std::min(target, values_.size() + tuning::kEngineStep);
+    if (options_.period_shortcut) step_end = std::min(step_end, next_period_check_);
+    kernel_->extend(values_, step_end);
+    if (options_.kernel == KernelKind::Auto && active_ == KernelKind::Sparse &&
+        kernel_->prefers_sweep(values_.size()))
+      use_kernel(KernelKind::Sweep);
+    if (options_.period_shortcut && values_.size() >= next_period_check_) {
+      try_period_shortcut();
+      next_period_check_ *= 2;
+    }
+    if (progress) {
+      Progress p{values_.size(), target, 0, live_rare_count()};
+      if (!progress(p)) return false;
+    }
+  }
+  return true;
+}
+
+bool Engine::try_period_shortcut() {
+  if (proof_theorem(rules_).empty()) return false;
+  PeriodResult result = analyze_period(values_, rules_);
+  if (!result.proven) return false;
+  proven_period_ = std::move(result);
+  return true;
+}
+
+void Engine::fill_from_period(std::uint64_t target) {
+  const std::uint64_t p = proven_period_->period;
+  const std::int64_t s = proven_period_->saltus;
+  const std::uint64_t from = values_.size();
+  values_.resize(target);
+  values_.visit([&](auto& g) {
+    using T = typename std::decay_t<decltype(g)>::value_type;
+    for (std::uint64_t n = from; n < target; ++n) g[n] = static_cast<T>(static_cast<std::int64_t>(g[n - p]) + s);
+  });
+  kernels_used_ += "+period";
+}
+
+Sequence compute_sequence(const Rules& rules, std::uint64_t n, KernelKind kernel, int threads, bool period_shortcut) {
+  Engine engine(rules, EngineOptions{kernel, threads, period_shortcut});
+  engine.compute_to(n);
+  return engine.values();
+}
+
+}  // namespace sgx

@@ -1,0 +1,37 @@
+#pragma once
+// The kernels behind Engine: each extends a Sequence from its current size towards a target.
+// Private to the library; the public face is engine.hpp.
+
+#include <cstdint>
+#include <memory>
+
+#include "move_table.hpp"
+#include "sgx/engine.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+class Kernel {
+ public:
+  explicit Kernel(const Rules& rules) : moves_(rules) {}
+  virtual ~Kernel() = default;
+
+  // Takes up a sequence whose first values are already known (a fresh run passes an empty one,
+  // a resumed run or a kernel switch passes what is there). Called once before extend().
+  virtual void attach(const Sequence& values) = 0;
+  // Computes values until values.size() == target. Widens the storage when a value needs it.
+  virtual void extend(Sequence& values, std::uint64_t target) = 0;
+
+  virtual KernelKind kind() const = 0;
+  // For the sparse kernel: the rare-list size, and whether an exhaustive sweep would now be faster.
+  virtual std::uint64_t rare_count() const { return 0; }
+  virtual bool prefers_sweep(std::uint64_t /*n*/) const { return false; }
+
+ protected:
+  MoveTable moves_;
+};
+
+std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
+
+}  // namespace sgx

@@ -1,0 +1,72 @@
+// The textbook kernel: every option of every heap, then the mex. O(n^2) for split games.
+// It is the reference every other kernel is tested against, so it stays plain.
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "kernel.hpp"
+#include "value_set.hpp"
+
+namespace sgx {
+
+namespace {
+
+class NaiveKernel final : public Kernel {
+ public:
+  using Kernel::Kernel;
+
+  void attach(const Sequence& values) override {
+    Value max = 0;
+    for (std::uint64_t n = 0; n < values.size(); ++n) max = std::max(max, values[n]);
+    bound_ = std::bit_ceil(std::uint64_t{max} + 1);
+  }
+
+  void extend(Sequence& values, std::uint64_t target) override {
+    if (target == 0) return;
+    moves_.cover(target - 1);
+    ValueSet seen(bound_);
+    while (values.size() < target) {
+      Value next = values.visit([&](auto& g) { return run(g, target, seen); });
+      if (values.size() < target) values.push_back(next);  // a value that needed a wider type
+    }
+  }
+
+  KernelKind kind() const override { return KernelKind::Naive; }
+
+ private:
+  // Computes until target or until a value does not fit T; returns that value.
+  template <class T>
+  Value run(std::vector<T>& g, std::uint64_t target, ValueSet& seen) {
+    const Value type_max = std::numeric_limits<T>::max();
+    while (g.size() < target) {
+      const std::uint64_t n = g.size();
+      seen.clear();
+      moves_.mark_simple_options(g, n, seen);
+      for (const SplitMove& move : moves_.split_two()) {
+        if (move.take + 2 > n) break;
+        const std::uint64_t m = n - move.take;
+        for (std::uint64_t a = 1; 2 * a <= m; ++a) {
+          if (move.unequal && 2 * a == m) continue;
+          seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
+        }
+      }
+      const Value value = seen.first_missing();
+      if (value >= bound_) {
+        bound_ *= 2;
+        seen.reset(bound_);
+      }
+      if (value > type_max) return value;
+      g.push_back(static_cast<T>(value));
+    }
+    return 0;
+  }
+
+  std::uint64_t bound_ = 1;  // a power of two above every value so far
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_naive_kernel(const Rules& rules) { return std::make_unique<NaiveKernel>(rules); }
+
+}  // namespace sgx

@@ -1,0 +1,204 @@
+#include "sgx/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace sgx {
+
+std::string JsonWriter::quote(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void JsonWriter::key(const std::string& k) {
+  if (!first_.empty()) {
+    if (!first_.back()) out_ += ", ";
+    first_.back() = false;
+  }
+  if (!k.empty()) out_ += quote(k) + ": ";
+}
+
+JsonWriter& JsonWriter::begin_object(const std::string& k) {
+  key(k);
+  out_ += "{";
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::end_object() {
+  out_ += "}";
+  first_.pop_back();
+  return *this;
+}
+JsonWriter& JsonWriter::begin_array(const std::string& k) {
+  key(k);
+  out_ += "[";
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::end_array() {
+  out_ += "]";
+  first_.pop_back();
+  return *this;
+}
+JsonWriter& JsonWriter::field(const std::string& k, const std::string& value) {
+  key(k);
+  out_ += quote(value);
+  return *this;
+}
+JsonWriter& JsonWriter::field(const std::string& k, const char* value) { return field(k, std::string(value)); }
+JsonWriter& JsonWriter::field(const std::string& k, std::uint64_t value) {
+  key(k);
+  out_ += std::to_string(value);
+  return *this;
+}
+JsonWriter& JsonWriter::field(const std::string& k, std::int64_t value) {
+  key(k);
+  out_ += std::to_string(value);
+  return *this;
+}
+JsonWriter& JsonWriter::field(const std::string& k, int value) { return field(k, static_cast<std::int64_t>(value)); }
+JsonWriter& JsonWriter::field(const std::string& k, double value) {
+  key(k);
+  if (!std::isfinite(value)) {
+    out_ += "null";
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", value);
+    out_ += buf;
+  }
+  return *this;
+}
+JsonWriter& JsonWriter::field(const std::string& k, bool value) {
+  key(k);
+  out_ += value ? "true" : "false";
+  return *this;
+}
+JsonWriter& JsonWriter::null_field(const std::string& k) {
+  key(k);
+  out_ += "null";
+  return *this;
+}
+JsonWriter& JsonWriter::element(std::uint64_t value) {
+  key("");
+  out_ += std::to_string(value);
+  return *this;
+}
+
+std::string hex(std::uint64_t value) {
+  std::ostringstream s;
+  s << "0x" << std::hex << value;
+  return s.str();
+}
+
+void write_stats_json(JsonWriter& json, const SparseStats& stats) {
+  json.begin_object("stats")
+      .field("rare_mask", stats.rare_mask)
+      .field("rare_count", stats.rare_count)
+      .field("last_rare", stats.last_rare)
+      .end_object();
+}
+
+void write_period_json(JsonWriter& json, const PeriodResult& period) {
+  json.begin_object("period").field("found", period.found);
+  if (period.found) {
+    json.field("preperiod", period.preperiod).field("period", period.period).field("saltus", period.saltus);
+  } else {
+    json.null_field("preperiod").null_field("period").null_field("saltus");
+  }
+  json.field("proven", period.proven).field("theorem", period.theorem);
+  if (period.proof_needs_n > 0)
+    json.field("proof_needs_n", period.proof_needs_n);
+  else
+    json.null_field("proof_needs_n");
+  json.begin_array("exceptions");
+  for (auto e : period.exceptions) json.element(e);
+  json.end_array().end_object();
+}
+
+std::string run_report_json(const RunReport& r) {
+  JsonWriter json;
+  json.begin_object()
+      .field("game", r.game)
+      .field("n", r.n)
+      .field("engine", r.engine)
+      .field("threads", r.threads)
+      .field("seconds", r.seconds)
+      .field("values_per_second", r.seconds > 0 ? static_cast<double>(r.n) / r.seconds : 0.0)
+      .field("max_value", std::uint64_t{r.stats.max_value})
+      .field("max_at", r.stats.max_at);
+  write_stats_json(json, r.stats);
+  write_period_json(json, r.period);
+  json.field("file", r.file).field("peak_rss_bytes", r.peak_rss_bytes).end_object();
+  return json.str();
+}
+
+std::string period_text(const PeriodResult& p) {
+  std::ostringstream s;
+  if (!p.found) {
+    s << "no period found in " << p.checked_n << " values";
+    return s.str();
+  }
+  s << "period " << p.period << ", preperiod " << p.preperiod;
+  if (p.saltus != 0) s << ", saltus " << p.saltus;
+  if (p.proven) {
+    s << ", proven (" << p.theorem << ")";
+  } else if (!p.theorem.empty()) {
+    s << ", periodic so far, not proven: a proof by " << p.theorem << " needs " << p.proof_needs_n << " values";
+  } else {
+    s << ", periodic so far, not proven: no theorem applies to this game";
+  }
+  return s.str();
+}
+
+std::string run_report_text(const RunReport& r) {
+  std::ostringstream s;
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.3g", r.seconds > 0 ? static_cast<double>(r.n) / r.seconds : 0.0);
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
+  s << "game        " << r.game << "\n"
+    << "values      G(0.." << (r.n ? r.n - 1 : 0) << "), " << r.n << " values\n"
+    << "time        " << secs << " s (" << rate << " values/s, " << r.threads << " threads, engine " << r.engine
+    << ")\n"
+    << "largest     " << r.stats.max_value << " (first at " << r.stats.max_at << ")\n"
+    << "rare        mask " << hex(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
+  if (r.stats.last_rare >= 0) s << ", last at " << r.stats.last_rare;
+  s << "\n"
+    << "period      " << period_text(r.period) << "\n";
+  if (!r.file.empty()) s << "file        " << r.file << "\n";
+  return s.str();
+}
+
+std::uint64_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) {
+      std::istringstream fields(line.substr(6));
+      std::uint64_t kib = 0;
+      fields >> kib;
+      return kib * 1024;
+    }
+  return 0;
+}
+
+}  // namespace sgx

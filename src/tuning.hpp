@@ -1,0 +1,32 @@
+#pragma once
+// Every tuning constant of the kernels in one place. None of them affects results, only speed.
+
+#include <cstdint>
+
+namespace sgx::tuning {
+
+// Heaps per block in the sparse kernel. Within a block, pairs whose partner is known before the
+// block starts are enumerated in parallel; the rest in order. Smaller blocks leave less to the
+// ordered pass, larger ones cost fewer thread start-ups.
+inline constexpr std::uint64_t kSparseBlock = 64;
+// Parallelise a sparse block only when it has at least this many pairs to enumerate.
+inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
+// Re-choose the rare mask when the rare list has grown by this factor since the last choice.
+inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
+
+// Heaps per block in the sweep kernel (same idea: pairs of parts both below the block are swept
+// for the whole block at once, in parallel).
+inline constexpr std::uint64_t kSweepBlock = 256;
+// Below this heap size the sweep kernel runs single-threaded.
+inline constexpr std::uint64_t kSweepParallelMinHeap = 4096;
+
+// The auto kernel leaves sparse for sweep once this many heaps are computed and more than
+// 1/kAutoRareFraction of them are rare.
+inline constexpr std::uint64_t kAutoSwitchMinHeap = 1u << 14;
+inline constexpr std::uint64_t kAutoRareFraction = 8;
+
+// The engine hands work to a kernel in steps of at most this many values, so that progress,
+// signals and period checks are seen often enough.
+inline constexpr std::uint64_t kEngineStep = 1u << 16;
+
+}  // namespace sgx::tuning

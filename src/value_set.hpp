@@ -1,0 +1,85 @@
+#pragma once
+// A set of small non-negative values as 64-bit words: the "seen" set of one mex.
+// Private to the library.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+class ValueSet {
+ public:
+  // Holds values 0..bound (inclusive: the mex of values below bound can be bound itself).
+  explicit ValueSet(std::uint64_t bound = 64) { reset(bound); }
+
+  void reset(std::uint64_t bound) { words_.assign(bound / 64 + 1, 0); }
+  void clear() { std::fill(words_.begin(), words_.end(), 0); }
+
+  void insert(Value v) { words_[v >> 6] |= std::uint64_t{1} << (v & 63); }
+  bool contains(Value v) const { return (words_[v >> 6] >> (v & 63)) & 1; }
+  void erase(Value v) { words_[v >> 6] &= ~(std::uint64_t{1} << (v & 63)); }
+
+  // The least value not in the set (the mex).
+  Value first_missing() const {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      if (~words_[w]) return static_cast<Value>(w * 64 + std::countr_zero(~words_[w]));
+    return static_cast<Value>(words_.size() * 64);
+  }
+  // The least value v not in the set with the bit of v set in pattern (a set of the same size);
+  // returns limit when there is none below limit.
+  Value first_missing_of(const ValueSet& pattern, Value limit) const {
+    for (std::size_t w = 0; w < words_.size() && w * 64 < limit; ++w)
+      if (std::uint64_t free = ~words_[w] & pattern.words_[w]) {
+        Value v = static_cast<Value>(w * 64 + std::countr_zero(free));
+        return v < limit ? v : limit;
+      }
+    return limit;
+  }
+
+  // The least value in the set, or none_value when it is empty.
+  Value first_present(Value none_value) const {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      if (words_[w]) return static_cast<Value>(w * 64 + std::countr_zero(words_[w]));
+    return none_value;
+  }
+
+  // Becomes a copy of other, which may be smaller (values it cannot hold are absent).
+  void assign(const ValueSet& other) {
+    std::size_t common = std::min(words_.size(), other.words_.size());
+    std::copy(other.words_.begin(), other.words_.begin() + static_cast<std::ptrdiff_t>(common), words_.begin());
+    std::fill(words_.begin() + static_cast<std::ptrdiff_t>(common), words_.end(), 0);
+  }
+
+  // Becomes the set of values below limit that are in neither a nor b (all three of one size);
+  // returns how many there are.
+  std::uint64_t assign_missing_below(const ValueSet& a, const ValueSet& b, Value limit) {
+    std::uint64_t count = 0;
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      std::uint64_t free = 0;
+      if (w * 64 < limit) {
+        free = ~a.words_[w] & ~b.words_[w];
+        if (limit - w * 64 < 64) free &= (std::uint64_t{1} << (limit - w * 64)) - 1;
+      }
+      words_[w] = free;
+      count += static_cast<std::uint64_t>(std::popcount(free));
+    }
+    return count;
+  }
+
+  void merge(const ValueSet& other) {
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
+  }
+
+  std::uint64_t* data() { return words_.data(); }
+  const std::uint64_t* data() const { return words_.data(); }
+  std::size_t word_count() const { return words_.size(); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace sgx

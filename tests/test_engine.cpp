@@ -1,0 +1,197 @@
+// The engine against the naive reference on many random codes, and against published values.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sgx/engine.hpp"
+#include "sgx/rules.hpp"
+
+namespace sgx {
+namespace {
+
+std::vector<Value> values_of(const std::string& code, std::uint64_t n, KernelKind kind = KernelKind::Naive,
+                             int threads = 1) {
+  return compute_sequence(parse_rules(code), n, kind, threads).to_vector();
+}
+
+bool under_sanitizer() { return std::getenv("SGX_SANITIZED") != nullptr; }
+
+// A random code of every shape the parser accepts: octal and hexadecimal digits, d0 = 0, 4, 8
+// or C, '!' on split digits, and sometimes a repeating tail.
+std::string random_code(std::mt19937_64& rng) {
+  auto chance = [&rng](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto hex = [](int v) { return "0123456789ABCDEF"[v]; };
+  // Three-heap splits (bit 8) cost O(n^2) per heap in every kernel: keep them to a few codes.
+  const bool three_heaps = chance(0.1);
+  auto digit = [&](bool allow_three) {
+    int v = pick(0, 7);
+    if (allow_three && chance(0.4)) v |= 8;
+    std::string d(1, hex(v));
+    if ((v & 12) && chance(0.25)) d += '!';
+    return d;
+  };
+  std::string code;
+  const int d0 = pick(0, 9);
+  if (d0 < 6) {
+    code = chance(0.3) ? "" : "0";
+  } else {
+    const int v = d0 < 8 ? 4 : (three_heaps ? (d0 == 8 ? 8 : 12) : 4);
+    code = std::string(1, hex(v));
+    if (chance(0.3)) code += '!';
+  }
+  code += '.';
+  const int digits = pick(1, 4);
+  for (int i = 0; i < digits; ++i) code += digit(three_heaps);
+  if (chance(0.15)) {
+    code += '[';
+    for (int i = pick(1, 2); i > 0; --i) {
+      int v = chance(0.8) ? pick(0, 3) : pick(4, 7);  // split tails make every kernel O(n^2) per heap
+      code += hex(v);
+      if (v >= 4 && chance(0.25)) code += '!';
+    }
+    code += ']';
+  }
+  return code;
+}
+
+TEST(EngineRandomCodes, EveryKernelEqualsNaive) {
+  std::mt19937_64 rng(20261121);
+  const int codes = under_sanitizer() ? 60 : 320;
+  const std::uint64_t n = 2000;
+  int with_tail = 0, with_unequal = 0, with_three = 0, with_split_d0 = 0;
+  for (int i = 0; i < codes; ++i) {
+    const std::string code = random_code(rng);
+    const Rules rules = parse_rules(code);
+    with_tail += rules.has_tail();
+    with_unequal += rules.has_unequal_splits();
+    with_three += rules.max_heaps_left() >= 3;
+    with_split_d0 += rules.digit(0).bits != 0;
+    const auto reference = values_of(code, n);
+    for (KernelKind kind : {KernelKind::Sparse, KernelKind::Sweep, KernelKind::Auto})
+      for (int threads : {1, 2})
+        ASSERT_EQ(values_of(code, n, kind, threads), reference)
+            << "code " << code << " kernel " << to_string(kind) << " threads " << threads;
+  }
+  // The generator must really cover every shape.
+  EXPECT_GT(with_tail, codes / 20);
+  EXPECT_GT(with_unequal, codes / 10);
+  EXPECT_GT(with_three, codes / 40);
+  EXPECT_GT(with_split_d0, codes / 10);
+}
+
+TEST(EngineRandomCodes, GrundysGameTo20000) {
+  const auto reference = values_of("4!.0", 20000);
+  for (KernelKind kind : {KernelKind::Sparse, KernelKind::Sweep, KernelKind::Auto})
+    for (int threads : {1, 2}) EXPECT_EQ(values_of("4!.0", 20000, kind, threads), reference) << to_string(kind);
+}
+
+TEST(EngineRandomCodes, LargerHeapsUseTheParallelPaths) {
+  // Big enough that the block-parallel parts of sparse and sweep run with two threads.
+  const std::uint64_t n = under_sanitizer() ? 6000 : 20000;
+  for (const char* code : {"0.007", "0.6", "0.16", "4.0", "0.4!4"}) {
+    const auto reference = values_of(code, n);
+    for (KernelKind kind : {KernelKind::Sparse, KernelKind::Sweep, KernelKind::Auto})
+      EXPECT_EQ(values_of(code, n, kind, 2), reference) << code << " " << to_string(kind);
+  }
+}
+
+TEST(EnginePublished, GrundysGameFirstValues) {
+  const std::vector<Value> expected = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0};
+  EXPECT_EQ(values_of("grundy", 21), expected);
+  EXPECT_EQ(values_of("4!.0", 21, KernelKind::Sparse), expected);
+}
+
+TEST(EnginePublished, SubtractionGame134) {
+  const std::vector<Value> expected = {0, 1, 0, 1, 2, 3, 2, 0, 1};
+  EXPECT_EQ(values_of("0.3033", 9), expected);
+  EXPECT_EQ(values_of("sub:1,3,4", 9, KernelKind::Auto), expected);
+}
+
+TEST(EnginePublished, KaylesPeriod12FromPreperiod71) {
+  const auto g = values_of("kayles", 3000, KernelKind::Auto, 2);
+  for (std::size_t n = 71; n + 12 < g.size(); ++n) ASSERT_EQ(g[n], g[n + 12]) << n;
+  EXPECT_NE(g[70], g[82]);  // 70 is the last exception
+  const std::vector<Value> start = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7};
+  EXPECT_EQ(std::vector<Value>(g.begin(), g.begin() + 24), start);
+}
+
+TEST(EnginePublished, DawsonsChessExceptions) {
+  const auto g = values_of("0.137", 3000, KernelKind::Auto, 2);
+  // An exception differs from the value the period takes there eventually (n + 34k past 52).
+  std::vector<std::size_t> exceptions;
+  for (std::size_t n = 0; n < 52; ++n)
+    if (g[n] != g[n + 34 * ((52 - n + 33) / 34)]) exceptions.push_back(n);
+  for (std::size_t n = 52; n + 34 < g.size(); ++n) ASSERT_EQ(g[n], g[n + 34]) << n;
+  EXPECT_EQ(exceptions, (std::vector<std::size_t>{0, 14, 16, 17, 31, 34, 51}));
+}
+
+TEST(EnginePublished, DawsonsKaylesIsDawsonsChessShiftedByOne) {
+  const auto chess = values_of("dawson", 2000, KernelKind::Sparse);
+  const auto kayles = values_of("dawson-kayles", 2001, KernelKind::Sparse);
+  for (std::size_t n = 0; n < chess.size(); ++n) ASSERT_EQ(kayles[n + 1], chess[n]) << n;
+}
+
+TEST(EnginePublished, NimAndLaskersNimAndBash) {
+  for (KernelKind kind : {KernelKind::Naive, KernelKind::Sparse, KernelKind::Sweep}) {
+    const auto nim = values_of("nim", 700, kind);  // passes 255: the value type widens
+    for (std::size_t n = 0; n < nim.size(); ++n) ASSERT_EQ(nim[n], n);
+    const auto lasker = values_of("lasker", 700, kind);
+    for (std::size_t n = 1; n < lasker.size(); ++n) {
+      // Lasker's Nim: G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3.
+      const std::size_t expected = n % 4 == 3 ? n + 1 : n % 4 == 0 ? n - 1 : n;
+      ASSERT_EQ(lasker[n], expected) << n;
+    }
+    const auto bash = values_of("sub:1,2,3", 100, kind);
+    for (std::size_t n = 0; n < bash.size(); ++n) ASSERT_EQ(bash[n], n % 4);
+  }
+}
+
+TEST(EngineResume, ContinuingFromKnownValuesEqualsOneRun) {
+  for (const char* code : {"4!.0", "0.007", "0.77", "0.[3]"}) {
+    const Rules rules = parse_rules(code);
+    const auto whole = values_of(code, 5000);
+    for (KernelKind kind : {KernelKind::Sparse, KernelKind::Sweep, KernelKind::Naive}) {
+      Sequence prefix = compute_sequence(rules, 1234, kind);
+      Engine engine(rules, EngineOptions{kind, 2, false}, prefix);
+      engine.compute_to(5000);
+      EXPECT_EQ(engine.values().to_vector(), whole) << code << " " << to_string(kind);
+    }
+  }
+}
+
+TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
+  // Treblecross has no useful sparse space: the auto kernel must leave the sparse method.
+  Engine engine(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
+  engine.compute_to(40000);
+  EXPECT_NE(engine.kernels_used().find("sweep"), std::string::npos) << engine.kernels_used();
+  // Grundy's game has one: it stays sparse.
+  Engine grundy(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 2, false});
+  grundy.compute_to(40000);
+  EXPECT_EQ(grundy.kernels_used(), "sparse");
+}
+
+TEST(EngineShortcut, ProvenPeriodFillsTheRestExactly) {
+  const Rules rules = parse_rules("0.137");
+  Engine engine(rules, EngineOptions{KernelKind::Auto, 2, true});
+  engine.compute_to(200000);
+  ASSERT_TRUE(engine.proven_period().has_value());
+  EXPECT_EQ(engine.proven_period()->period, 34u);
+  EXPECT_NE(engine.kernels_used().find("period"), std::string::npos);
+  EXPECT_EQ(engine.values().to_vector(), values_of("0.137", 200000, KernelKind::Sparse));
+}
+
+TEST(EngineShortcut, NeverTakenWithoutATheorem) {
+  // Grundy's game (unequal splits) has no periodicity theorem: every value is computed.
+  Engine engine(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 1, true});
+  engine.compute_to(5000);
+  EXPECT_FALSE(engine.proven_period().has_value());
+  EXPECT_EQ(engine.kernels_used().find("period"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sgx
