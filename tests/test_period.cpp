@@ -1,0 +1,476 @@
+// Tests for the period analyzer. The sequences come from a brute-force generator in this file,
+// independent of the engine, so the analyzer is checked against plain mex over every move.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sgx/period.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/sequence.hpp"
+
+namespace {
+
+using sgx::analyze_period;
+using sgx::parse_rules;
+using sgx::PeriodResult;
+using sgx::Rules;
+using sgx::Sequence;
+using sgx::Value;
+
+// Marks the value of every option of a heap of n and returns their mex. g holds G(0..n-1).
+// seen must have room for every option value (values below a power of two XOR below it).
+Value mex_of_options(const Rules& rules, const std::vector<Value>& g, std::uint64_t n, std::vector<char>& seen) {
+  auto mark = [&seen](Value v) {
+    if (v < seen.size()) seen[v] = 1;
+  };
+  const std::uint64_t last_take = rules.has_tail() ? n : std::min<std::uint64_t>(n, rules.largest_take());
+  for (std::uint64_t k = 0; k <= last_take; ++k) {
+    const sgx::Digit d = rules.digit(k);
+    const std::uint64_t rest = n - k;
+    if (k >= 1 && rest == 0 && (d.bits & sgx::kLeaveNone)) mark(0);
+    if (k >= 1 && rest > 0 && (d.bits & sgx::kLeaveOne)) mark(g[rest]);
+    if (d.bits & sgx::kLeaveTwo)
+      for (std::uint64_t a = 1; 2 * a <= rest; ++a)
+        if (!(d.unequal && 2 * a == rest)) mark(g[a] ^ g[rest - a]);
+    if (d.bits & sgx::kLeaveThree)
+      for (std::uint64_t a = 1; 3 * a <= rest; ++a)
+        for (std::uint64_t b = a; a + 2 * b <= rest; ++b) {
+          const std::uint64_t c = rest - a - b;
+          if (!(d.unequal && (a == b || b == c))) mark(g[a] ^ g[b] ^ g[c]);
+        }
+  }
+  Value v = 0;
+  while (seen[v]) ++v;
+  return v;
+}
+
+// G(0..count-1) by mex over all moves; quadratic (cubic with three-heap splits), for small counts.
+std::vector<Value> brute_force(const Rules& rules, std::uint64_t count) {
+  std::vector<Value> g;
+  std::vector<char> seen;
+  Value bound = 1;  // a power of two above every value so far, so above every XOR of them
+  for (std::uint64_t n = 0; n < count; ++n) {
+    seen.assign(bound + 1, 0);
+    const Value v = mex_of_options(rules, g, n, seen);
+    g.push_back(v);
+    while (bound <= v) bound *= 2;
+  }
+  return g;
+}
+
+std::vector<Value> brute_force(const std::string& code, std::uint64_t count) {
+  return brute_force(parse_rules(code), count);
+}
+
+PeriodResult analyze(const std::vector<Value>& g, const std::string& code) {
+  return analyze_period(Sequence::from_vector(g), parse_rules(code));
+}
+
+std::vector<Value> prefix(const std::vector<Value>& g, std::size_t count) {
+  return {g.begin(), g.begin() + static_cast<std::ptrdiff_t>(count)};
+}
+
+// Period and preperiod by the obvious search over candidate periods (no prefix function): the
+// smallest p whose exact preperiod leaves at least 3p values and half the sequence periodic.
+struct Naive {
+  std::uint64_t period = 0;
+  std::uint64_t preperiod = 0;
+};
+
+Naive naive_period(const std::vector<Value>& g) {
+  const std::uint64_t n = g.size();
+  for (std::uint64_t p = 1; 4 * p <= n; ++p) {
+    std::uint64_t n0 = 0;
+    for (std::uint64_t i = n - p; i-- > 0;)
+      if (g[i + p] != g[i]) {
+        n0 = i + 1;
+        break;
+      }
+    if (n - n0 >= 3 * p && 2 * (n - n0) >= n) return {p, n0};
+  }
+  return {};
+}
+
+// The n < n0 whose value differs from the tail's value in the same residue class mod p.
+std::vector<std::uint64_t> tail_misfits(const std::vector<Value>& g, std::uint64_t p, std::uint64_t n0) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t n = 0; n < n0; ++n) {
+    const std::uint64_t in_tail = n0 + (p - (n0 - n) % p) % p;
+    if (g[n] != g[in_tail]) out.push_back(n);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generator itself against published values (MATH.md section 2).
+
+TEST(PeriodBruteForce, MatchesPublishedStarts) {
+  EXPECT_EQ(brute_force("sub:1,3,4", 9), (std::vector<Value>{0, 1, 0, 1, 2, 3, 2, 0, 1}));
+  EXPECT_EQ(brute_force("4!.0", 21),
+            (std::vector<Value>{0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0}));
+  EXPECT_EQ(brute_force("0.[3]", 6), (std::vector<Value>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(brute_force("0.77", 12), (std::vector<Value>{0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6}));
+  // Lasker's Nim: G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3.
+  EXPECT_EQ(brute_force("4.[3]", 9), (std::vector<Value>{0, 1, 2, 4, 3, 5, 6, 8, 7}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Games with known periods.
+
+TEST(PeriodKnown, KaylesProvenByGuySmith) {
+  const auto g = brute_force("0.77", 1000);
+  const PeriodResult r = analyze(g, "0.77");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 12u);
+  EXPECT_EQ(r.preperiod, 71u);
+  EXPECT_EQ(r.saltus, 0);
+  EXPECT_EQ(r.theorem, "guy-smith");
+  EXPECT_EQ(r.proof_needs_n, 2u * 71 + 2 * 12 + 2);
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.checked_n, 1000u);
+  // The exceptional values Winning Ways lists for Kayles.
+  EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70}));
+}
+
+TEST(PeriodKnown, KaylesProofBoundIsExact) {
+  const auto g = brute_force("0.77", 168);
+  const PeriodResult enough = analyze(g, "0.77");
+  EXPECT_TRUE(enough.proven);
+  EXPECT_EQ(enough.period, 12u);
+  EXPECT_EQ(enough.preperiod, 71u);
+  const PeriodResult short_by_one = analyze(prefix(g, 167), "0.77");
+  EXPECT_TRUE(short_by_one.found);
+  EXPECT_FALSE(short_by_one.proven);
+  EXPECT_EQ(short_by_one.proof_needs_n, 168u);
+}
+
+TEST(PeriodKnown, DawsonsChess) {
+  const PeriodResult r = analyze(brute_force("0.137", 1000), "0.137");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 34u);
+  EXPECT_EQ(r.preperiod, 52u);
+  EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0, 14, 16, 17, 31, 34, 51}));
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.theorem, "guy-smith");
+}
+
+TEST(PeriodKnown, DawsonsChessStoppedAt150IsFoundButNotProven) {
+  const PeriodResult r = analyze(brute_force("0.137", 150), "0.137");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 34u);
+  EXPECT_EQ(r.preperiod, 52u);
+  EXPECT_FALSE(r.proven);
+  EXPECT_EQ(r.proof_needs_n, 2u * 52 + 2 * 34 + 3);
+  EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0, 14, 16, 17, 31, 34, 51}));
+}
+
+TEST(PeriodKnown, DawsonsKaylesIsDawsonsChessShifted) {
+  const PeriodResult r = analyze(brute_force("0.07", 600), "0.07");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 34u);
+  EXPECT_EQ(r.preperiod, 53u);
+  EXPECT_TRUE(r.proven);
+}
+
+TEST(PeriodKnown, Guiles) {
+  const PeriodResult r = analyze(brute_force("0.15", 500), "0.15");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 10u);
+  EXPECT_EQ(r.preperiod, 1u);
+  EXPECT_TRUE(r.proven);
+}
+
+// Solved games whose period and preperiod the brute-force values show; each is cross-checked
+// against the naive search and proven by the theorem named.
+struct Solved {
+  const char* code;
+  std::uint64_t period;
+  std::uint64_t preperiod;
+  const char* theorem;
+};
+
+void PrintTo(const Solved& game, std::ostream* os) { *os << game.code; }
+
+class PeriodSolved : public ::testing::TestWithParam<Solved> {};
+
+TEST_P(PeriodSolved, MatchesNaiveSearchAndIsProven) {
+  const Solved& game = GetParam();
+  const auto g = brute_force(game.code, 800);
+  const Naive naive = naive_period(g);
+  ASSERT_EQ(naive.period, game.period) << "the table entry disagrees with the direct search";
+  ASSERT_EQ(naive.preperiod, game.preperiod);
+  const PeriodResult r = analyze(g, game.code);
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, game.period);
+  EXPECT_EQ(r.preperiod, game.preperiod);
+  EXPECT_EQ(r.saltus, 0);
+  EXPECT_EQ(r.theorem, game.theorem);
+  EXPECT_EQ(r.proof_needs_n, sgx::proof_length(parse_rules(game.code), game.preperiod, game.period));
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.exceptions, tail_misfits(g, game.period, game.preperiod));
+  if (game.preperiod > 0) {
+    ASSERT_FALSE(r.exceptions.empty());
+    EXPECT_EQ(r.exceptions.back(), game.preperiod - 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Games, PeriodSolved,
+    ::testing::Values(Solved{"0.1", 1, 2, "subtraction-window"}, Solved{"0.2", 2, 1, "subtraction-window"},
+                      Solved{"0.3", 2, 0, "subtraction-window"}, Solved{"0.33", 3, 0, "subtraction-window"},
+                      Solved{"0.4", 34, 54, "guy-smith"}, Solved{"0.51", 1, 1, "guy-smith"},
+                      Solved{"0.52", 4, 4, "guy-smith"}, Solved{"0.53", 9, 11, "guy-smith"},
+                      Solved{"0.71", 2, 3, "guy-smith"}, Solved{"0.72", 4, 1, "guy-smith"},
+                      Solved{"0.75", 2, 1, "guy-smith"}, Solved{"0.12", 4, 1, "subtraction-window"},
+                      Solved{"0.13", 4, 0, "subtraction-window"}, Solved{"0.34", 8, 7, "guy-smith"},
+                      Solved{"0.35", 6, 1, "guy-smith"}, Solved{"0.44", 24, 143, "guy-smith"},
+                      Solved{"4.0", 2, 1, "guy-smith"}, Solved{"sub:1,3,4", 7, 0, "subtraction-window"},
+                      Solved{"sub:2,5", 7, 0, "subtraction-window"}, Solved{"0.F", 2, 0, "guy-smith-k-heap"}),
+    [](const ::testing::TestParamInfo<Solved>& game) {
+      std::string name;
+      for (const char c : std::string(game.param.code))
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic periodicity and games no theorem covers.
+
+TEST(PeriodSaltus, NimIsArithmeticPeriodicButNeverProven) {
+  const PeriodResult r = analyze(brute_force("0.[3]", 300), "0.[3]");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 1u);
+  EXPECT_EQ(r.preperiod, 0u);
+  EXPECT_EQ(r.saltus, 1);
+  EXPECT_EQ(r.theorem, "");
+  EXPECT_EQ(r.proof_needs_n, 0u);
+  EXPECT_FALSE(r.proven);
+}
+
+TEST(PeriodSaltus, LaskersNim) {
+  const PeriodResult r = analyze(brute_force("4.[3]", 300), "4.[3]");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 4u);
+  EXPECT_EQ(r.saltus, 4);
+  EXPECT_EQ(r.preperiod, 1u);  // G(4) - G(0) = 3, every later G(n+4) - G(n) = 4
+  EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0}));
+  EXPECT_FALSE(r.proven);
+}
+
+// 0.8 (take one, leave three heaps) is a hexadecimal game: arithmetic periodicity is allowed
+// there, reported, but the theorem only proves ordinary periods.
+TEST(PeriodSaltus, HexadecimalGameWithSaltusIsFoundNotProven) {
+  const auto g = brute_force("0.8", 400);
+  const PeriodResult r = analyze(g, "0.8");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 3u);
+  EXPECT_EQ(r.saltus, 1);
+  EXPECT_EQ(r.preperiod, 1u);
+  for (std::uint64_t n = 1; n + 3 < g.size(); ++n) ASSERT_EQ(g[n + 3], g[n] + 1) << n;
+  EXPECT_EQ(r.theorem, "guy-smith-k-heap");
+  EXPECT_FALSE(r.proven);
+}
+
+// Taking 1..40 gives G(n) = n for n <= 40, which looks like Nim; a finite octal code cannot be
+// arithmetic-periodic, so nothing is reported, while the same values of Nim itself are.
+TEST(PeriodSaltus, FiniteOctalCodeNeverReportsASaltus) {
+  const std::string take_up_to_40 = "0." + std::string(40, '3');
+  const auto g = brute_force(take_up_to_40, 41);
+  ASSERT_EQ(g.back(), 40u);
+  const PeriodResult r = analyze(g, take_up_to_40);
+  EXPECT_FALSE(r.found);
+  EXPECT_FALSE(r.proven);
+  const PeriodResult nim = analyze(g, "0.[3]");
+  EXPECT_TRUE(nim.found);
+  EXPECT_EQ(nim.saltus, 1);
+}
+
+TEST(PeriodUnsolved, GrundysGameIsNeitherFoundNorProven) {
+  const auto g = brute_force("4!.0", 20000);
+  for (const std::size_t n : {std::size_t{5000}, std::size_t{20000}}) {
+    const PeriodResult r = analyze(prefix(g, n), "4!.0");
+    EXPECT_FALSE(r.found) << n << " values: period " << r.period << " from " << r.preperiod;
+    EXPECT_FALSE(r.proven);
+    EXPECT_EQ(r.theorem, "");
+    EXPECT_EQ(r.proof_needs_n, 0u);
+    EXPECT_EQ(r.checked_n, n);
+  }
+}
+
+TEST(PeriodUnsolved, ThreeDigitGamesStillOpen) {
+  for (const char* code : {"0.6", "0.14", "0.36", "0.007"}) {
+    const PeriodResult r = analyze(brute_force(code, 3000), code);
+    EXPECT_FALSE(r.found) << code << ": period " << r.period << " from " << r.preperiod;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proof bounds.
+
+TEST(PeriodProof, TheoremNames) {
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("0.77")), "guy-smith");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("4.0")), "guy-smith");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("0.F")), "guy-smith-k-heap");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("8.0")), "guy-smith-k-heap");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("sub:1,3,4")), "subtraction-window");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("0.31")), "subtraction-window");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("4!.0")), "");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("0.4!4")), "");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("0.[3]")), "");
+  EXPECT_EQ(sgx::proof_theorem(parse_rules("4.[3]")), "");
+}
+
+TEST(PeriodProof, Lengths) {
+  using sgx::proof_length;
+  EXPECT_EQ(proof_length(parse_rules("0.77"), 71, 12), 168u);
+  EXPECT_EQ(proof_length(parse_rules("0.137"), 52, 34), 175u);
+  EXPECT_EQ(proof_length(parse_rules("0.F"), 5, 2), 3u * 5 + 3 * 2 + 1);
+  EXPECT_EQ(proof_length(parse_rules("sub:1,3,4"), 3, 7), 3u + 7 + 4);
+  EXPECT_EQ(proof_length(parse_rules("4!.0"), 3, 7), 0u);
+  EXPECT_EQ(proof_length(parse_rules("0.[3]"), 0, 1), 0u);
+}
+
+// With n0 = 0 the window starts at 1: 0.4 has G = 0 0 0 1 ..., and the 2p + t = 3 values
+// 0 0 0 agree with period 1 from 0, which is false.
+TEST(PeriodProof, PreperiodZeroCountsAsOne) {
+  using sgx::proof_length;
+  EXPECT_EQ(proof_length(parse_rules("0.4"), 0, 1), 2u * 1 + 2 * 1 + 1);
+  EXPECT_EQ(proof_length(parse_rules("0.3"), 0, 2), 1u + 2 + 1);
+  for (std::size_t n = 3; n <= 5; ++n) EXPECT_FALSE(analyze(brute_force("0.4", n), "0.4").proven) << n;
+}
+
+// A subtraction game is proven by one repeated window even before two periods are visible.
+TEST(PeriodProof, SubtractionWindowProvesShortSequences) {
+  const auto g = brute_force("sub:1,2,3", 8);  // 0 1 2 3 0 1 2 3
+  const PeriodResult r = analyze(g, "sub:1,2,3");
+  EXPECT_TRUE(r.found);
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.period, 4u);
+  EXPECT_EQ(r.preperiod, 0u);
+  EXPECT_EQ(r.theorem, "subtraction-window");
+  EXPECT_EQ(r.proof_needs_n, 8u);
+  EXPECT_FALSE(analyze(prefix(g, 7), "sub:1,2,3").found);
+}
+
+TEST(PeriodProof, GameWithoutMovesIsAllZero) {
+  const PeriodResult r = analyze(brute_force("0.0", 1000), "0.0");
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 1u);
+  EXPECT_EQ(r.preperiod, 0u);
+  EXPECT_TRUE(r.exceptions.empty());
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.theorem, "subtraction-window");
+  EXPECT_EQ(r.proof_needs_n, 2u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edge cases and synthetic sequences.
+
+TEST(PeriodEdge, TinySequencesAreNotFound) {
+  for (std::size_t n = 0; n <= 2; ++n) {
+    const PeriodResult r = analyze(std::vector<Value>(n, 0), "0.0");
+    EXPECT_FALSE(r.found) << n;
+    EXPECT_FALSE(r.proven) << n;
+    EXPECT_EQ(r.checked_n, n);
+  }
+}
+
+struct Planted {
+  std::vector<Value> values;
+  std::uint64_t period;
+  std::uint64_t preperiod;
+};
+
+// A random prefix, then a block of length p repeated (plus saltus per repetition); values stay
+// below limit except for the saltus, so limit picks the storage width. The block holds one value
+// found nowhere else in it, so p is its least period; the last prefix value breaks the period, so
+// the preperiod is exact.
+Planted plant(std::mt19937_64& rng, std::uint64_t n0, std::uint64_t p, std::uint64_t n, Value limit, Value saltus) {
+  std::uniform_int_distribution<Value> any(0, limit - 1);
+  std::vector<Value> block(p);
+  for (auto& v : block) v = any(rng) % (limit - 1);
+  block[0] = limit - 1;
+  std::vector<Value> g(n);
+  for (std::uint64_t i = n0; i < n; ++i)
+    g[i] = block[(i - n0) % p] + saltus * static_cast<Value>((i - n0) / p);
+  for (std::uint64_t i = 0; i < n0; ++i) g[i] = any(rng);
+  if (n0 > 0 && g[n0 - 1] + saltus == g[n0 - 1 + p]) g[n0 - 1] = g[n0 - 1] == 0 ? 1 : g[n0 - 1] - 1;
+  return {g, p, n0};
+}
+
+TEST(PeriodSynthetic, PlantedPeriodIsRecoveredExactly) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = 1 + rng() % 60;
+    const std::uint64_t n0 = rng() % 300;
+    const std::uint64_t n = n0 + std::max({3 * p + 1, n0, p + 16}) + rng() % 2000;
+    const Value limit = seed % 3 == 0 ? 200 : seed % 3 == 1 ? 4000 : 100000;
+    const Planted planted = plant(rng, n0, p, n, limit, 0);
+    const PeriodResult r = analyze(planted.values, "4!.0");
+    ASSERT_TRUE(r.found) << "seed " << seed;
+    EXPECT_EQ(r.period, p) << "seed " << seed;
+    EXPECT_EQ(r.preperiod, n0) << "seed " << seed;
+    EXPECT_EQ(r.saltus, 0) << "seed " << seed;
+    EXPECT_EQ(r.exceptions, tail_misfits(planted.values, p, n0)) << "seed " << seed;
+    if (n0 > 0) {
+      EXPECT_EQ(r.exceptions.back(), n0 - 1);
+    }
+  }
+}
+
+TEST(PeriodSynthetic, PlantedSaltusIsRecoveredForRepeatingTails) {
+  for (std::uint64_t seed = 100; seed < 120; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = 1 + rng() % 30;
+    const std::uint64_t n0 = rng() % 100;
+    const Value s = 1 + static_cast<Value>(rng() % 5);
+    const Planted planted = plant(rng, n0, p, n0 + 5 * p + 500, 50, s);
+    const PeriodResult r = analyze(planted.values, "0.[3]");
+    ASSERT_TRUE(r.found) << "seed " << seed;
+    EXPECT_EQ(r.period, p) << "seed " << seed;
+    EXPECT_EQ(r.preperiod, n0) << "seed " << seed;
+    EXPECT_EQ(r.saltus, static_cast<std::int64_t>(s)) << "seed " << seed;
+    EXPECT_FALSE(r.proven);
+  }
+}
+
+TEST(PeriodSynthetic, RandomValuesHaveNoPeriod) {
+  std::mt19937_64 rng(7);
+  std::vector<Value> g(50000);
+  for (auto& v : g) v = static_cast<Value>(rng() % 16);
+  g[g.size() - 2] = g.back();  // a period 1 at the very end is a coincidence
+  EXPECT_FALSE(analyze(g, "0.77").found);
+}
+
+TEST(PeriodSynthetic, ExceptionListIsCapped) {
+  std::vector<Value> g(200000);
+  for (std::size_t i = 0; i < 40000; ++i) g[i] = static_cast<Value>(i % 2 + 1);  // every n is an exception
+  const PeriodResult r = analyze(g, "0.77");
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.period, 1u);
+  EXPECT_EQ(r.preperiod, 40000u);
+  EXPECT_EQ(r.exceptions.size(), 10000u);
+}
+
+// Large input: checks the results only; speed is measured in bench/, never asserted here.
+TEST(PeriodSynthetic, LargePeriodicSequence) {
+  std::mt19937_64 rng(2024);
+  const std::uint64_t n = std::uint64_t{1} << 22;
+  const Planted planted = plant(rng, 123457, 1009, n, 256, 0);
+  const Sequence seq = Sequence::from_vector(planted.values);
+  ASSERT_EQ(seq.bytes_per_value(), 1u);
+  const PeriodResult r = analyze_period(seq, parse_rules("0.77"));
+  EXPECT_TRUE(r.found);
+  EXPECT_EQ(r.period, 1009u);
+  EXPECT_EQ(r.preperiod, 123457u);
+  EXPECT_EQ(r.checked_n, n);
+  EXPECT_TRUE(r.proven);  // 2 n0 + 2 p + t is far below n: Guy-Smith applies to these rules
+}
+
+}  // namespace
