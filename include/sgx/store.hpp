@@ -4,9 +4,10 @@
 //   /values                    G(0..n-1), narrowest unsigned integer type, chunked, deflate,
 //                              Fletcher-32 checksum per chunk (damage is detected on read)
 //   attributes on the root:    format_version, game (canonical code), n, engine,
-//                              program_version, created (ISO 8601 UTC)
+//                              program_version, created (ISO 8601 UTC), description
 //   /stats (group)             rare_mask, rare_count, last_rare, max_value, max_at; histogram
-//   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n
+//   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n,
+//                              checked_n; exceptions
 // Files are written to a temporary name beside the target, flushed, and renamed over it, so a
 // crash never leaves a half-written file under the final name.
 

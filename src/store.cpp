@@ -1,0 +1,715 @@
+// The HDF5 run file (layout in include/sgx/store.hpp and docs/FORMAT.md).
+//
+// Integrity: the file is written in the HDF5 1.10 format, where every piece of metadata (superblock,
+// object headers with their attributes, chunk indexes) carries a checksum, and every dataset is
+// chunked with the Fletcher-32 filter, so raw data is checksummed too. Strings are fixed-length
+// because variable-length ones live in the global heap, which has no checksum. Together this means
+// any damaged byte that matters is detected on read instead of being returned as data.
+//
+// Writing: HDF5 builds the file in memory (the core driver) and we write the bytes ourselves. HDF5
+// 1.10 handles a failed disk write badly: a file whose close failed (disk full) stays open inside
+// the library and crashes it at exit, and the core driver writing its own backing file crashed
+// outright when we tried it on a full disk.
+// With the file in memory, HDF5 never touches the disk, and every disk error is a plain errno of
+// ours. The price is memory: the finished (compressed) file is held once, as HDF5 builds it.
+// (H5Fget_file_image would copy it, and in 1.10.8 returns a superblock with a stale checksum.)
+//
+// Errors: HDF5 failures are caught right where they happen (check()), diagnosed from HDF5's error
+// stack and turned into one-line StoreErrors naming the file; HDF5 itself prints nothing.
+
+#include "sgx/store.hpp"
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace sgx {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// HDF5 plumbing: error diagnosis, checked calls, handles that close themselves.
+
+// What went wrong in the last failed HDF5 call, read off HDF5's error stack.
+struct Diagnosis {
+  std::string detail;    // the innermost (most specific) description
+  std::string os_error;  // e.g. "no space left on device" when a system call failed underneath
+  bool data_checksum = false;      // Fletcher-32 of a chunk of a dataset
+  bool metadata_checksum = false;  // superblock, object header, chunk index...
+  bool truncated = false;
+  bool not_hdf5 = false;
+};
+
+// Thrown by check(); write_run_file and read_run_file turn it into a StoreError.
+struct Hdf5Failure {
+  std::string where;  // the object or step, e.g. "/values" or "attribute n of /"
+  Diagnosis why;
+};
+
+std::string lowercase_first(std::string text) {
+  if (text.size() > 1 && std::isupper(static_cast<unsigned char>(text[0])) &&
+      std::islower(static_cast<unsigned char>(text[1])))
+    text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+std::string os_reason(int error) { return lowercase_first(std::strerror(error)); }
+
+// The sec2 driver reports failed system calls as "..., error message = 'No space left on device', ...".
+std::string os_error_in(const std::string& desc) {
+  const std::string key = "error message = '";
+  auto start = desc.find(key);
+  if (start == std::string::npos) return "";
+  start += key.size();
+  auto end = desc.find('\'', start);
+  if (end == std::string::npos) return "";
+  return lowercase_first(desc.substr(start, end - start));
+}
+
+bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
+
+// Must run right after the failed call: the next HDF5 API call clears the stack.
+Diagnosis diagnose() {
+  std::vector<std::string> descs;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned, const H5E_error2_t* error, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->push_back(error->desc ? error->desc : "");
+        return 0;
+      },
+      &descs);
+  Diagnosis d;
+  d.detail = descs.empty() ? "unknown HDF5 error" : descs.front();
+  for (const auto& desc : descs) {
+    if (d.os_error.empty()) d.os_error = os_error_in(desc);
+    if (contains(desc, "Fletcher32")) d.data_checksum = true;
+    if (contains(desc, "metadata checksum")) d.metadata_checksum = true;
+    if (contains(desc, "truncated file")) d.truncated = true;
+    if (contains(desc, "signature not found")) d.not_hdf5 = true;
+  }
+  return d;
+}
+
+hid_t check(hid_t id, const std::string& where) {
+  if (id < 0) throw Hdf5Failure{where, diagnose()};
+  return id;
+}
+void check(herr_t status, const std::string& where) {
+  if (status < 0) throw Hdf5Failure{where, diagnose()};
+}
+bool check_tri(htri_t answer, const std::string& where) {
+  if (answer < 0) throw Hdf5Failure{where, diagnose()};
+  return answer > 0;
+}
+
+// Serial HDF5 is not thread-safe: every use of it in this file holds this lock.
+std::mutex hdf5_mutex;
+
+// Owns one hid_t and closes it with the matching H5?close, so nothing leaks when we throw.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Handle(Handle&& other) noexcept : id_(other.release()), closer_(other.closer_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle& operator=(Handle&&) = delete;
+  ~Handle() {
+    if (id_ >= 0) closer_(id_);
+  }
+  operator hid_t() const { return id_; }
+  // Hands the id over to a caller that closes it and wants to see that close's result.
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }
+
+ private:
+  hid_t id_;
+  Closer closer_;
+};
+
+Handle checked(hid_t id, Handle::Closer closer, const std::string& where) {
+  return Handle(check(id, where), closer);
+}
+
+// Memory and file types for each C++ type we store. Files are little-endian whatever the host.
+template <class T>
+struct H5Type;
+template <>
+struct H5Type<std::uint8_t> {
+  static hid_t mem() { return H5T_NATIVE_UINT8; }
+  static hid_t file() { return H5T_STD_U8LE; }
+};
+template <>
+struct H5Type<std::uint16_t> {
+  static hid_t mem() { return H5T_NATIVE_UINT16; }
+  static hid_t file() { return H5T_STD_U16LE; }
+};
+template <>
+struct H5Type<std::uint32_t> {
+  static hid_t mem() { return H5T_NATIVE_UINT32; }
+  static hid_t file() { return H5T_STD_U32LE; }
+};
+template <>
+struct H5Type<std::uint64_t> {
+  static hid_t mem() { return H5T_NATIVE_UINT64; }
+  static hid_t file() { return H5T_STD_U64LE; }
+};
+template <>
+struct H5Type<std::int32_t> {
+  static hid_t mem() { return H5T_NATIVE_INT32; }
+  static hid_t file() { return H5T_STD_I32LE; }
+};
+template <>
+struct H5Type<std::int64_t> {
+  static hid_t mem() { return H5T_NATIVE_INT64; }
+  static hid_t file() { return H5T_STD_I64LE; }
+};
+
+Handle file_access() {
+  auto fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+  // Closing the file closes whatever is still open in it, so an early exit cannot keep it open.
+  check(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG), "file access properties");
+#if H5_VERSION_GE(1, 10, 7)
+  // Some cluster file systems have no flock(); our files are never shared while being written.
+  check(H5Pset_file_locking(fapl, false, true), "file access properties");
+#endif
+  return fapl;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+std::string attribute_where(const std::string& object, const char* name) {
+  return std::string("attribute ") + name + " of " + object;
+}
+
+template <class T>
+void write_attribute(hid_t object, const char* name, T value) {
+  auto space = checked(H5Screate(H5S_SCALAR), H5Sclose, name);
+  auto attr = checked(H5Acreate2(object, name, H5Type<T>::file(), space, H5P_DEFAULT, H5P_DEFAULT),
+                      H5Aclose, name);
+  check(H5Awrite(attr, H5Type<T>::mem(), &value), name);
+}
+
+// Fixed length, NUL-terminated, UTF-8 (variable-length strings would bypass the checksums).
+Handle string_type(std::size_t length, H5T_cset_t cset, const std::string& where) {
+  auto type = checked(H5Tcopy(H5T_C_S1), H5Tclose, where);
+  check(H5Tset_size(type, length + 1), where);
+  check(H5Tset_strpad(type, H5T_STR_NULLTERM), where);
+  check(H5Tset_cset(type, cset), where);
+  return type;
+}
+
+void write_string_attribute(hid_t object, const char* name, const std::string& value) {
+  auto type = string_type(value.size(), H5T_CSET_UTF8, name);
+  auto space = checked(H5Screate(H5S_SCALAR), H5Sclose, name);
+  auto attr = checked(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+  check(H5Awrite(attr, type, value.c_str()), name);
+}
+
+// About 1 MiB per chunk: large enough that deflate works well and the chunk index stays tiny,
+// and it fits HDF5's default 1 MiB chunk cache. Never longer than the data (at least 1).
+hsize_t chunk_length(hsize_t n, std::size_t value_bytes) {
+  return std::clamp<hsize_t>(n, 1, (hsize_t{1} << 20) / value_bytes);
+}
+
+// A 1-D dataset: chunked, shuffled (wide types compress much better), deflate level 1 (fast),
+// and Fletcher-32 last so the checksum covers the bytes as they lie on disk.
+template <class T>
+void write_dataset(hid_t parent, const char* name, const std::vector<T>& data) {
+  const std::string where = name;
+  hsize_t length = data.size(), unlimited = H5S_UNLIMITED;  // unlimited: zero length works too
+  auto space = checked(H5Screate_simple(1, &length, &unlimited), H5Sclose, where);
+  auto dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where);
+  hsize_t chunk = chunk_length(length, sizeof(T));
+  check(H5Pset_chunk(dcpl, 1, &chunk), where);
+  if (sizeof(T) > 1) check(H5Pset_shuffle(dcpl), where);
+  check(H5Pset_deflate(dcpl, 1), where);
+  check(H5Pset_fletcher32(dcpl), where);
+  auto dset = checked(H5Dcreate2(parent, name, H5Type<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                      H5Dclose, where);
+  if (length > 0) check(H5Dwrite(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), where);
+  // Chunks wait in the chunk cache until this close: a failure to store them shows up only here
+  // (unchecked, HDF5 would drop them and the values would read back as zeros).
+  check(H5Dclose(dset.release()), where);
+}
+
+std::string utc_now_iso8601() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+void write_root(hid_t file, const RunRecord& record, int format_version) {
+  static_assert(sizeof(int) == sizeof(std::int32_t));
+  write_attribute<std::int32_t>(file, "format_version", format_version);
+  write_string_attribute(file, "game", record.game);
+  write_attribute<std::uint64_t>(file, "n", record.values.size());
+  write_string_attribute(file, "engine", record.engine);
+  write_string_attribute(file, "program_version", record.program_version);
+  write_string_attribute(file, "created", utc_now_iso8601());
+  write_string_attribute(file, "description", "values[n] = G(n), G(0) at index 0");
+  record.values.visit([file](const auto& values) { write_dataset(file, "values", values); });
+}
+
+Handle create_group(hid_t file, const char* name) {
+  return checked(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, name);
+}
+
+void write_stats(hid_t file, const SparseStats& stats) {
+  auto group = create_group(file, "stats");
+  write_attribute<std::uint64_t>(group, "rare_mask", stats.rare_mask);
+  write_attribute<std::uint64_t>(group, "rare_count", stats.rare_count);
+  write_attribute<std::int64_t>(group, "last_rare", stats.last_rare);
+  write_attribute<std::uint32_t>(group, "max_value", stats.max_value);
+  write_attribute<std::uint64_t>(group, "max_at", stats.max_at);
+  if (!stats.histogram.empty()) write_dataset(group, "histogram", stats.histogram);
+}
+
+void write_period(hid_t file, const PeriodResult& period) {
+  auto group = create_group(file, "period");
+  write_attribute<std::uint8_t>(group, "found", period.found);
+  write_attribute<std::uint8_t>(group, "proven", period.proven);
+  write_attribute<std::uint64_t>(group, "preperiod", period.preperiod);
+  write_attribute<std::uint64_t>(group, "period", period.period);
+  write_attribute<std::int64_t>(group, "saltus", period.saltus);
+  write_string_attribute(group, "theorem", period.theorem);
+  write_attribute<std::uint64_t>(group, "proof_needs_n", period.proof_needs_n);
+  write_attribute<std::uint64_t>(group, "checked_n", period.checked_n);
+  if (!period.exceptions.empty()) write_dataset(group, "exceptions", period.exceptions);
+}
+
+// The in-memory file of HDF5's core driver, kept when HDF5 closes the file instead of freed:
+// HDF5 allocates it through these callbacks, and hands it back to image_free on close.
+class MemoryImage {
+ public:
+  MemoryImage() = default;
+  MemoryImage(const MemoryImage&) = delete;
+  MemoryImage& operator=(const MemoryImage&) = delete;
+  ~MemoryImage() { std::free(closed_); }
+
+  H5FD_file_image_callbacks_t callbacks() {
+    H5FD_file_image_callbacks_t c{};
+    c.image_malloc = [](std::size_t size, H5FD_file_image_op_t, void* self) {
+      return static_cast<MemoryImage*>(self)->track(std::malloc(size), size);
+    };
+    c.image_realloc = [](void* old, std::size_t size, H5FD_file_image_op_t, void* self) {
+      return static_cast<MemoryImage*>(self)->track(std::realloc(old, size), size);
+    };
+    c.image_memcpy = [](void* dest, const void* src, std::size_t size, H5FD_file_image_op_t, void*) {
+      return std::memcpy(dest, src, size);
+    };
+    c.image_free = [](void* buffer, H5FD_file_image_op_t op, void* self) -> herr_t {
+      auto* image = static_cast<MemoryImage*>(self);
+      if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && buffer == image->live_) {
+        std::free(image->closed_);
+        image->closed_ = std::exchange(image->live_, nullptr);
+        image->closed_capacity_ = image->live_capacity_;
+      } else {
+        if (buffer == image->live_) image->live_ = nullptr;
+        std::free(buffer);
+      }
+      return 0;
+    };
+    // HDF5 copies property lists; every copy refers to this one object.
+    c.udata_copy = [](void* self) { return self; };
+    c.udata_free = [](void*) -> herr_t { return 0; };
+    c.udata = this;
+    return c;
+  }
+
+  // The bytes of the closed file: as many as its superblock's end-of-file address says. Checks the
+  // fields that address depends on (superblock version 2 or 3, 8-byte addresses, base address 0).
+  std::pair<const char*, std::size_t> bytes() const {
+    const auto* b = reinterpret_cast<const unsigned char*>(closed_);
+    static const unsigned char signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    if (!b || closed_capacity_ < 48 || std::memcmp(b, signature, 8) != 0 || (b[8] != 2 && b[8] != 3) ||
+        b[9] != 8 || read_le64(b + 12) != 0)
+      throw StoreError("HDF5 produced no usable file image");
+    std::uint64_t eof = read_le64(b + 28);
+    if (eof < 48 || eof > closed_capacity_) throw StoreError("HDF5 produced an inconsistent file image");
+    return {static_cast<const char*>(closed_), static_cast<std::size_t>(eof)};
+  }
+
+ private:
+  static std::uint64_t read_le64(const unsigned char* p) {
+    std::uint64_t value = 0;
+    for (int i = 7; i >= 0; --i) value = value << 8 | p[i];
+    return value;
+  }
+  void* track(void* buffer, std::size_t size) {
+    if (buffer) {
+      live_ = buffer;
+      live_capacity_ = size;
+    }
+    return buffer;
+  }
+
+  void* live_ = nullptr;  // the buffer HDF5 is building the file in
+  std::size_t live_capacity_ = 0;
+  void* closed_ = nullptr;  // the buffer of the closed file, ours to free
+  std::size_t closed_capacity_ = 0;
+};
+
+// Builds the complete file in image. name labels the in-memory file; it must not exist on disk,
+// because H5Fcreate first tries to open an existing file of that name (and the core driver would
+// read all of it into memory).
+void build_image(MemoryImage& image, const std::string& name, const RunRecord& record, int format_version) {
+  auto fapl = file_access();
+  // The 1.10 format: checksums on all metadata (see the top of this file).
+  check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "file access properties");
+  // In memory, growing 4 MiB at a time, never written to disk by HDF5.
+  check(H5Pset_fapl_core(fapl, std::size_t{4} << 20, false), "file access properties");
+  H5FD_file_image_callbacks_t callbacks = image.callbacks();
+  check(H5Pset_file_image_callbacks(fapl, &callbacks), "file access properties");
+  auto file = checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "the file");
+  write_root(file, record, format_version);
+  write_stats(file, record.stats);
+  write_period(file, record.period);
+  check(H5Fclose(file.release()), "the file");
+}
+
+// The directory the file goes into must exist: say so plainly instead of "file not found".
+void check_directory_of(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty() || fs::path(path).filename().empty())
+    throw StoreError("cannot create '" + path + "': not a file name");
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) != 0) {
+    int error = errno;
+    throw StoreError("cannot create " + path + ": " +
+                     (error == ENOENT ? "directory does not exist" : os_reason(error)));
+  }
+  if (!S_ISDIR(info.st_mode)) throw StoreError("cannot create " + path + ": " + dir.string() + " is not a directory");
+}
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    ssize_t written = ::write(fd, data, std::min<std::size_t>(size, std::size_t{1} << 30));
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) throw StoreError(os_reason(errno));
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+// The temporary file beside the target; removed unless it was renamed into place.
+class TempFile {
+ public:
+  explicit TempFile(std::string path) : path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (created_ && !committed_) ::unlink(path_.c_str());
+  }
+  // A leftover of a crashed process that had our pid: it would be in the way (see build_image).
+  void remove_leftover() { ::unlink(path_.c_str()); }
+  // Writes the bytes and makes sure they are on disk before any name points at them.
+  void write(const char* bytes, std::size_t size) {
+    int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw StoreError(os_reason(errno));
+    created_ = true;
+    try {
+      write_all(fd, bytes, size);
+      if (::fsync(fd) != 0) throw StoreError(os_reason(errno));
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw StoreError(os_reason(errno));  // NFS may report errors only here
+  }
+  void rename_to(const std::string& target) {
+    if (::rename(path_.c_str(), target.c_str()) != 0) throw StoreError(os_reason(errno));
+    committed_ = true;
+  }
+
+ private:
+  std::string path_;
+  bool created_ = false;
+  bool committed_ = false;
+};
+
+// Makes a rename in dir durable. Failure is not reported: the file under the final name is
+// complete either way, and at worst a power cut brings back the previous one.
+void sync_directory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+std::string describe_write_failure(const Hdf5Failure& failure) {
+  if (!failure.why.os_error.empty()) return failure.why.os_error;
+  return "HDF5 failed writing " + failure.where + " (" + failure.why.detail + ")";
+}
+
+void write_atomically(const std::string& path, const RunRecord& record, int format_version) {
+  check_directory_of(path);
+  TempFile temp(path + ".tmp-" + std::to_string(::getpid()));
+  try {
+    MemoryImage image;
+    temp.remove_leftover();
+    {
+      std::lock_guard lock(hdf5_mutex);
+      H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
+      build_image(image, temp.path(), record, format_version);
+    }
+    auto [bytes, size] = image.bytes();
+    temp.write(bytes, size);
+    temp.rename_to(path);
+  } catch (const StoreError& e) {
+    throw StoreError("cannot write " + path + ": " + e.what());
+  } catch (const Hdf5Failure& failure) {
+    throw StoreError("cannot write " + path + ": " + describe_write_failure(failure));
+  } catch (const std::bad_alloc&) {
+    throw StoreError("cannot write " + path + ": out of memory");
+  }
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  sync_directory(dir.empty() ? "." : dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading. Validation failures throw StoreError with a predicate ("is not an sgx run file: ..."),
+// which read_run_file prefixes with the path.
+
+StoreError not_ours(const std::string& why) { return StoreError("is not an sgx run file: " + why); }
+
+void require_attribute(hid_t object, const std::string& object_path, const char* name) {
+  if (!check_tri(H5Aexists(object, name), attribute_where(object_path, name)))
+    throw not_ours(object_path + " has no attribute " + name);
+}
+
+// Opens attribute name of object and checks that it holds a single value of the expected class.
+Handle open_scalar_attribute(hid_t object, const std::string& object_path, const char* name, H5T_class_t type_class) {
+  require_attribute(object, object_path, name);
+  const std::string where = attribute_where(object_path, name);
+  auto attr = checked(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, where);
+  auto space = checked(H5Aget_space(attr), H5Sclose, where);
+  auto type = checked(H5Aget_type(attr), H5Tclose, where);
+  if (H5Sget_simple_extent_npoints(space) != 1 || H5Tget_class(type) != type_class)
+    throw not_ours(where + " has the wrong type");
+  return attr;
+}
+
+// Integers must have exactly the stored size and signedness: HDF5 would silently clip otherwise.
+template <class T>
+T read_attribute(hid_t object, const std::string& object_path, const char* name) {
+  const std::string where = attribute_where(object_path, name);
+  auto attr = open_scalar_attribute(object, object_path, name, H5T_INTEGER);
+  auto type = checked(H5Aget_type(attr), H5Tclose, where);
+  bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
+  if (H5Tget_size(type) != sizeof(T) || is_signed != std::is_signed_v<T>)
+    throw not_ours(where + " has the wrong type");
+  T value{};
+  check(H5Aread(attr, H5Type<T>::mem(), &value), where);
+  return value;
+}
+
+std::string read_string_attribute(hid_t object, const std::string& object_path, const char* name) {
+  const std::string where = attribute_where(object_path, name);
+  auto attr = open_scalar_attribute(object, object_path, name, H5T_STRING);
+  auto type = checked(H5Aget_type(attr), H5Tclose, where);
+  std::size_t size = H5Tget_size(type);
+  if (check_tri(H5Tis_variable_str(type), where) || size == 0 || size > (1u << 20))
+    throw not_ours(where + " is not a fixed-length string");
+  auto memory_type = string_type(size, H5Tget_cset(type), where);
+  std::vector<char> text(size + 1, '\0');
+  check(H5Aread(attr, memory_type, text.data()), where);
+  return text.data();
+}
+
+hsize_t dataset_length(hid_t dset, const std::string& where) {
+  auto space = checked(H5Dget_space(dset), H5Sclose, where);
+  if (H5Sget_simple_extent_ndims(space) != 1) throw not_ours(where + " is not one-dimensional");
+  hsize_t length = 0;
+  check(H5Sget_simple_extent_dims(space, &length, nullptr), where);
+  return length;
+}
+
+template <class T>
+std::vector<T> read_dataset(hid_t dset, hsize_t length, const std::string& where) {
+  std::vector<T> data(length);
+  if (length > 0) check(H5Dread(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), where);
+  return data;
+}
+
+struct IntegerType {
+  H5T_class_t type_class;
+  std::size_t size;
+  H5T_sign_t sign;
+};
+
+IntegerType dataset_type(hid_t dset, const std::string& where) {
+  auto type = checked(H5Dget_type(dset), H5Tclose, where);
+  return {H5Tget_class(type), H5Tget_size(type), H5Tget_sign(type)};
+}
+
+bool is_unsigned(const IntegerType& type, std::size_t size) {
+  return type.type_class == H5T_INTEGER && type.sign == H5T_SGN_NONE && type.size == size;
+}
+
+// An optional uint64 dataset (histogram, exceptions): absent means empty.
+std::vector<std::uint64_t> read_optional_list(hid_t group, const std::string& group_path, const char* name) {
+  const std::string where = group_path + "/" + name;
+  if (!check_tri(H5Lexists(group, name, H5P_DEFAULT), where)) return {};
+  auto dset = checked(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose, where);
+  if (!is_unsigned(dataset_type(dset, where), 8)) throw not_ours(where + " is not a uint64 dataset");
+  return read_dataset<std::uint64_t>(dset, dataset_length(dset, where), where);
+}
+
+// /values into a Sequence of the stored width (uint8, uint16 or uint32), checked against n.
+Sequence read_values(hid_t file, std::uint64_t n) {
+  if (!check_tri(H5Lexists(file, "values", H5P_DEFAULT), "/values")) throw not_ours("it has no /values dataset");
+  auto dset = checked(H5Dopen2(file, "values", H5P_DEFAULT), H5Dclose, "/values");
+  auto type = dataset_type(dset, "/values");
+  Sequence values;
+  if (is_unsigned(type, 2))
+    values.widen_to_hold(0xFF + 1);
+  else if (is_unsigned(type, 4))
+    values.widen_to_hold(0xFFFF + 1);
+  else if (!is_unsigned(type, 1))
+    throw not_ours("/values is not an 8-, 16- or 32-bit unsigned integer dataset");
+  hsize_t length = dataset_length(dset, "/values");
+  if (length != n)
+    throw StoreError("is inconsistent: attribute n is " + std::to_string(n) + " but /values holds " +
+                     std::to_string(length) + " values");
+  values.visit([&](auto& storage) {
+    using T = typename std::decay_t<decltype(storage)>::value_type;
+    storage = read_dataset<T>(dset, length, "/values");
+  });
+  return values;
+}
+
+Handle open_group(hid_t file, const char* name) {
+  const std::string where = std::string("/") + name;
+  if (!check_tri(H5Lexists(file, name, H5P_DEFAULT), where)) throw not_ours("it has no " + where + " group");
+  return checked(H5Gopen2(file, name, H5P_DEFAULT), H5Gclose, where);
+}
+
+SparseStats read_stats(hid_t file) {
+  auto group = open_group(file, "stats");
+  const std::string at = "/stats";
+  SparseStats stats;
+  stats.rare_mask = read_attribute<std::uint64_t>(group, at, "rare_mask");
+  stats.rare_count = read_attribute<std::uint64_t>(group, at, "rare_count");
+  stats.last_rare = read_attribute<std::int64_t>(group, at, "last_rare");
+  stats.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
+  stats.max_at = read_attribute<std::uint64_t>(group, at, "max_at");
+  stats.histogram = read_optional_list(group, at, "histogram");
+  return stats;
+}
+
+PeriodResult read_period(hid_t file) {
+  auto group = open_group(file, "period");
+  const std::string at = "/period";
+  PeriodResult period;
+  period.found = read_attribute<std::uint8_t>(group, at, "found") != 0;
+  period.proven = read_attribute<std::uint8_t>(group, at, "proven") != 0;
+  period.preperiod = read_attribute<std::uint64_t>(group, at, "preperiod");
+  period.period = read_attribute<std::uint64_t>(group, at, "period");
+  period.saltus = read_attribute<std::int64_t>(group, at, "saltus");
+  period.theorem = read_string_attribute(group, at, "theorem");
+  period.proof_needs_n = read_attribute<std::uint64_t>(group, at, "proof_needs_n");
+  period.checked_n = read_attribute<std::uint64_t>(group, at, "checked_n");
+  period.exceptions = read_optional_list(group, at, "exceptions");
+  return period;
+}
+
+// Checked first, before anything else, so that a future layout gets this message and no other.
+void check_format_version(hid_t file) {
+  if (!check_tri(H5Aexists(file, "format_version"), attribute_where("/", "format_version")))
+    throw not_ours("it has no format_version attribute");
+  auto version = read_attribute<std::int32_t>(file, "/", "format_version");
+  if (version != kFormatVersion)
+    throw StoreError("was written by " + std::string(version > kFormatVersion ? "a newer" : "an older") +
+                     " format version " + std::to_string(version) + "; this program reads version " +
+                     std::to_string(kFormatVersion));
+}
+
+RunRecord read_hdf5(const std::string& path) {
+  auto fapl = file_access();
+  auto file = checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose, "the file header");
+  check_format_version(file);
+  RunRecord record;
+  record.game = read_string_attribute(file, "/", "game");
+  record.engine = read_string_attribute(file, "/", "engine");
+  record.program_version = read_string_attribute(file, "/", "program_version");
+  auto n = read_attribute<std::uint64_t>(file, "/", "n");
+  record.stats = read_stats(file);
+  record.period = read_period(file);
+  record.values = read_values(file, n);  // the big one last: damage elsewhere is found quickly
+  return record;
+}
+
+// Missing, unreadable or not a regular file: say so before HDF5 gives a vaguer answer.
+void check_readable(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int error = errno;
+    throw StoreError(error == ENOENT ? "does not exist" : "cannot be read: " + os_reason(error));
+  }
+  struct stat info {};
+  bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  ::close(fd);
+  if (!regular) throw StoreError("is not a regular file");
+}
+
+std::string describe_read_failure(const Hdf5Failure& failure) {
+  const Diagnosis& why = failure.why;
+  if (why.not_hdf5) return "is not an HDF5 file";
+  if (why.truncated) return "is truncated (shorter than its header says)";
+  if (why.data_checksum) return "is damaged: checksum mismatch in " + failure.where;
+  if (why.metadata_checksum) return "is damaged: checksum mismatch in its metadata (reading " + failure.where + ")";
+  if (!why.os_error.empty()) return "cannot be read: " + why.os_error;
+  return "is damaged or not an sgx run file: cannot read " + failure.where + " (" + why.detail + ")";
+}
+
+}  // namespace
+
+void write_run_file(const std::string& path, const RunRecord& record) {
+  write_atomically(path, record, kFormatVersion);
+}
+
+namespace detail {
+void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version) {
+  write_atomically(path, record, format_version);
+}
+}  // namespace detail
+
+RunRecord read_run_file(const std::string& path) {
+  try {
+    check_readable(path);
+    std::lock_guard lock(hdf5_mutex);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
+    return read_hdf5(path);
+  } catch (const StoreError& e) {
+    throw StoreError(path + " " + e.what());
+  } catch (const Hdf5Failure& failure) {
+    throw StoreError(path + " " + describe_read_failure(failure));
+  } catch (const std::bad_alloc&) {
+    throw StoreError(path + " is too large to load into memory");
+  } catch (const std::length_error&) {
+    throw StoreError(path + " is too large to load into memory");
+  }
+}
+
+}  // namespace sgx
