@@ -42,12 +42,24 @@ std::string to_string(KernelKind kind) {
   return "?";
 }
 
+namespace {
+
+// A repeating split digit pairs every rare position with every take, so the sparse method loses
+// its edge there; everywhere else it is the better start.
+KernelKind auto_kernel(const Rules& rules) {
+  for (const Digit& d : rules.tail_digits())
+    if (d.bits & (kLeaveTwo | kLeaveThree)) return KernelKind::Sweep;
+  return KernelKind::Sparse;
+}
+
+}  // namespace
+
 Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), options, Sequence{}) {}
 
 Engine::Engine(Rules rules, EngineOptions options, Sequence known_values)
     : rules_(std::move(rules)), options_(options), values_(std::move(known_values)) {
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
-  use_kernel(options_.kernel == KernelKind::Auto ? KernelKind::Sparse : options_.kernel);
+  use_kernel(options_.kernel == KernelKind::Auto ? auto_kernel(rules_) : options_.kernel);
   while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
 }
 

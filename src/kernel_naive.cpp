@@ -25,7 +25,7 @@ class NaiveKernel final : public Kernel {
   void extend(Sequence& values, std::uint64_t target) override {
     if (target == 0) return;
     moves_.cover(target - 1);
-    ValueSet seen(bound_);
+    ValueMarks seen(bound_);
     while (values.size() < target) {
       Value next = values.visit([&](auto& g) { return run(g, target, seen); });
       if (values.size() < target) values.push_back(next);  // a value that needed a wider type
@@ -37,7 +37,7 @@ class NaiveKernel final : public Kernel {
  private:
   // Computes until target or until a value does not fit T; returns that value.
   template <class T>
-  Value run(std::vector<T>& g, std::uint64_t target, ValueSet& seen) {
+  Value run(std::vector<T>& g, std::uint64_t target, ValueMarks& seen) {
     const Value type_max = std::numeric_limits<T>::max();
     while (g.size() < target) {
       const std::uint64_t n = g.size();

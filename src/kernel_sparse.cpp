@@ -6,10 +6,13 @@
 // below c must still be shown present, by scanning split pairs from the small end until each is
 // found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
-// Parallelism: heaps are taken in blocks [s, s + B). A pair (r, m - r) whose partner m - r lies
-// below s is known before the block starts, so those pairs are enumerated for the whole block at
-// once, in parallel. The few pairs whose partner lies inside the block, the mex and the scan
-// run in order.
+// The scan is mostly the same for every heap: it almost always ends within the first few hundred
+// pairs. So every pair (a, m - a) with a up to a window W is listed up front together with the
+// rare pairs, and the scan proper starts past W. W doubles whenever scans often run past it.
+//
+// Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
+// before the block starts, so those pairs are listed for the whole block at once, in parallel.
+// The few pairs whose partner lies inside the block, the mex and any scan past W run in order.
 
 #include <algorithm>
 #include <bit>
@@ -74,24 +77,51 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
+      std::uint64_t scans_past_window = 0;
       enumerate_known_pairs(g, start, end);
       ValueSet seen(bound_);
+      ValueMarks marks(bound_);
       for (std::uint64_t n = start; n < end; ++n) {
-        if (seen.word_count() * 64 <= bound_) seen.reset(bound_);
+        if (!marks.holds(bound_)) {  // the values grew a bit wider during the block
+          seen.reset(bound_);
+          marks.reset(bound_);
+        }
         seen.assign(known_[n - start]);
-        moves_.mark_simple_options(g, n, seen);
-        enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
-        const Value value = decide(g, n, seen);
+        moves_.mark_simple_options(g, n, marks);
+        enumerate_pairs_inside_block(g, n, start, rare_before_block, marks);
+        marks.move_into(seen);
+        const Value value = decide(g, n, seen, scans_past_window);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
         record(n, value);
       }
       if (mask_stale_) choose_mask(g);
+      adapt_window(scans_past_window, end - start);
     }
     return 0;
   }
 
-  // For each heap n of the block, the values of pairs (r, m - r) with r rare and m - r < start.
+  // Keeps the share of heaps whose scan runs past the window (in order, on one thread) between
+  // 1/32 and 1/8: a larger window lists pairs no heap needs, a smaller one leaves more work to
+  // the ordered pass.
+  void adapt_window(std::uint64_t scans_past_window, std::uint64_t heaps) {
+    scans_in_period_ += scans_past_window;
+    heaps_in_period_ += heaps;
+    if (heaps_in_period_ < 1024) return;
+    if (scans_in_period_ * 8 > heaps_in_period_)
+      window_ = std::min(2 * window_, tuning::kSparseMaxWindow);
+    else if (scans_in_period_ * 32 < heaps_in_period_)
+      window_ = std::max(window_ / 2, tuning::kSparseFirstWindow);
+    scans_in_period_ = heaps_in_period_ = 0;
+  }
+
+  // The largest first part a of a split of m into (a, m - a), a <= m - a.
+  static std::uint64_t largest_first_part(const SplitMove& move, std::uint64_t m) {
+    return move.unequal ? (m - 1) / 2 : m / 2;
+  }
+
+  // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
+  // with r rare, and (a, m - a) with a in the window.
   template <class T>
   void enumerate_known_pairs(const std::vector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
@@ -100,29 +130,36 @@ class SparseKernel final : public Kernel {
       if (known_[i].word_count() * 64 <= bound_) known_[i].reset(bound_);
     const auto& splits = moves_.split_two();
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
-#pragma omp parallel for schedule(static) if (parallel)
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t n = start + i;
-      ValueSet& known = known_[i];
-      known.clear();
-      for (const SplitMove& move : splits) {
-        if (move.take + 2 > n) break;
-        const std::uint64_t m = n - move.take;
-        // partner m - r < start  <=>  r > m - start
-        auto r = m >= start ? std::upper_bound(rare_.begin(), rare_.end(), m - start) : rare_.begin();
-        for (; r != rare_.end() && *r < m; ++r) {
-          if (*r == 0 || (move.unequal && 2 * *r == m)) continue;
-          known.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
+#pragma omp parallel if (parallel)
+    {
+      ValueMarks marks(bound_);
+#pragma omp for schedule(static)
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t n = start + i;
+        for (const SplitMove& move : splits) {
+          if (move.take + 2 > n) break;
+          const std::uint64_t m = n - move.take;
+          // partner m - r < start  <=>  r > m - start
+          auto r = m >= start ? std::upper_bound(rare_.begin(), rare_.end(), m - start) : rare_.begin();
+          for (; r != rare_.end() && *r < m; ++r) {
+            if (*r == 0 || (move.unequal && 2 * *r == m)) continue;
+            marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
+          }
+          const std::uint64_t last = std::min(window_, largest_first_part(move, m));
+          for (std::uint64_t a = m >= start ? m - start + 1 : 1; a <= last; ++a)
+            marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
         }
+        known_[i].clear();
+        marks.move_into(known_[i]);
       }
     }
   }
 
-  // Pairs of heap n with a rare part whose partner is inside the block: small rare r (partner at
-  // or after start) and rare positions that joined during this block.
+  // Pairs of heap n whose partner is inside the block: small rare r, rare positions that joined
+  // during this block, and the start of the window.
   template <class T>
   void enumerate_pairs_inside_block(const std::vector<T>& g, std::uint64_t n, std::uint64_t start,
-                                    std::size_t rare_before_block, ValueSet& seen) const {
+                                    std::size_t rare_before_block, ValueMarks& seen) const {
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
@@ -133,27 +170,32 @@ class SparseKernel final : public Kernel {
       if (m >= start)
         for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(rare_[i]);
       for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(rare_[i]);
+      if (m >= start) {
+        const std::uint64_t last = std::min({window_, largest_first_part(move, m), m - start});
+        for (std::uint64_t a = 1; a <= last; ++a) seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
+      }
     }
   }
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too.
   template <class T>
-  Value decide(const std::vector<T>& g, std::uint64_t n, const ValueSet& seen) {
+  Value decide(const std::vector<T>& g, std::uint64_t n, const ValueSet& seen, std::uint64_t& scans_past_window) {
     const Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
     if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
-    // Only pairs of two common parts are left unlisted; their values are rare. Scan pairs from
-    // the small end in chunks, striking values off without branching (a struck value that was
-    // never missing costs nothing), and stop once nothing below c is missing.
+    // Only pairs of two common parts past the window are left unlisted; their values are rare.
+    // Scan them from the small end in chunks, striking values off without branching (a struck
+    // value that was never missing costs nothing), and stop once nothing below c is missing.
+    ++scans_past_window;
     const auto& splits = moves_.split_two();
     std::uint64_t* missing = missing_.data();
     const std::size_t words = c / 64 + 1;
-    for (std::uint64_t chunk = 1; any_word_set(missing, words); chunk += kScanChunk) {
+    for (std::uint64_t chunk = window_ + 1; any_word_set(missing, words); chunk += kScanChunk) {
       bool pairs_left = false;
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
-        const std::uint64_t last = std::min(chunk + kScanChunk - 1, move.unequal ? (m - 1) / 2 : m / 2);
+        const std::uint64_t last = std::min(chunk + kScanChunk - 1, largest_first_part(move, m));
         for (std::uint64_t a = chunk; a <= last; ++a) {
           const Value v = static_cast<Value>(g[a] ^ g[m - a]);
           missing[v >> 6] &= ~(std::uint64_t{1} << (v & 63));
@@ -217,6 +259,9 @@ class SparseKernel final : public Kernel {
   ValueSet common_pattern_;            // the common values below bound_
   ValueSet missing_;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
+  std::uint64_t window_ = tuning::kSparseFirstWindow;  // pairs (a, m - a), a <= window_, always listed
+  std::uint64_t scans_in_period_ = 0;  // heaps whose scan ran past the window, since the last adaptation
+  std::uint64_t heaps_in_period_ = 0;
 };
 
 }  // namespace

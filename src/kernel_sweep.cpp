@@ -66,7 +66,7 @@ class SweepKernel final : public Kernel {
   // Marks G(a) ^ G(m - a) for a in [lo, hi] (both parts known).
   template <class T>
   static void sweep_pairs(const std::vector<T>& g, const Reversed<T>& rev, std::uint64_t m, std::uint64_t lo,
-                          std::uint64_t hi, std::vector<T>& scratch, ValueSet& seen) {
+                          std::uint64_t hi, std::vector<T>& scratch, ValueMarks& seen) {
     if (lo > hi) return;
     const std::uint64_t count = hi - lo + 1;
     if (scratch.size() < count) scratch.resize(count);
@@ -93,34 +93,42 @@ class SweepKernel final : public Kernel {
 #pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !splits.empty())
       {
         std::vector<T> scratch;
+        ValueMarks marks(bound_);
 #pragma omp for schedule(dynamic, 4)
         for (std::uint64_t i = 0; i < count; ++i) {
           const std::uint64_t n = start + i;
-          known_[i].clear();
           for (const SplitMove& move : splits) {
             if (move.take + 2 > n) break;
             const std::uint64_t m = n - move.take;
             std::uint64_t lo = m >= start ? m - start + 1 : 1;  // m - a < start
             std::uint64_t hi = m / 2;
             if (move.unequal && m % 2 == 0) --hi;
-            sweep_pairs(g, rev, m, lo, hi, scratch, known_[i]);
+            sweep_pairs(g, rev, m, lo, hi, scratch, marks);
           }
+          known_[i].clear();
+          marks.move_into(known_[i]);
         }
       }
       ValueSet seen(bound_);
+      ValueMarks seen_marks(bound_);
       for (std::uint64_t n = start; n < end; ++n) {
-        if (seen.word_count() * 64 <= bound_) seen.reset(bound_);
+        if (!seen_marks.holds(bound_)) {
+          seen.reset(bound_);
+          seen_marks.reset(bound_);
+        }
         seen.assign(known_[n - start]);
-        moves_.mark_simple_options(g, n, seen);
+        auto& marks = seen_marks;
+        moves_.mark_simple_options(g, n, marks);
         for (const SplitMove& move : splits) {  // pairs whose larger part is inside the block
           if (move.take + 2 > n) break;
           const std::uint64_t m = n - move.take;
           std::uint64_t hi = std::min(m / 2, m >= start ? m - start : 0);
           for (std::uint64_t a = 1; a <= hi; ++a) {
             if (move.unequal && 2 * a == m) continue;
-            seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
+            marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
           }
         }
+        marks.move_into(seen);
         const Value value = seen.first_missing();
         while (value >= bound_) bound_ *= 2;
         if (value > type_max) return value;

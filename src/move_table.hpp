@@ -55,12 +55,14 @@ void MoveTable::mark_simple_options(const std::vector<T>& g, std::uint64_t n, Se
   for (const SplitMove& move : split_three_) {
     if (move.take + 3 > n) break;
     const std::uint64_t m = n - move.take;
-    for (std::uint64_t a = 1; 3 * a <= m; ++a)
-      for (std::uint64_t b = a; a + 2 * b <= m; ++b) {
-        const std::uint64_t c = m - a - b;
-        if (move.unequal && (a == b || b == c)) continue;
-        seen.insert(static_cast<Value>(g[a] ^ g[b] ^ g[c]));
-      }
+    // Parts a <= b <= c (a < b < c when unequal), so each split is listed once.
+    for (std::uint64_t a = 1; 3 * a <= m; ++a) {
+      const std::uint64_t rest = m - a;  // b + c
+      const std::uint64_t b_first = move.unequal ? a + 1 : a;
+      const std::uint64_t b_last = move.unequal ? (rest - 1) / 2 : rest / 2;
+      const T part = g[a];
+      for (std::uint64_t b = b_first; b <= b_last; ++b) seen.insert(static_cast<Value>(part ^ g[b] ^ g[rest - b]));
+    }
   }
 }
 

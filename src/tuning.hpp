@@ -11,6 +11,10 @@ namespace sgx::tuning {
 inline constexpr std::uint64_t kSparseBlock = 64;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
+// Pairs (a, m - a) with a up to a window are listed for every heap, so that the scan for rare
+// values rarely has to run in order; the window starts here and doubles up to the maximum.
+inline constexpr std::uint64_t kSparseFirstWindow = 64;
+inline constexpr std::uint64_t kSparseMaxWindow = 1u << 14;
 // Re-choose the rare mask when the rare list has grown by this factor since the last choice.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
 

@@ -1,10 +1,14 @@
 #pragma once
-// A set of small non-negative values as 64-bit words: the "seen" set of one mex.
-// Private to the library.
+// Sets of small non-negative values: the "seen" set of one mex. Private to the library.
+//   ValueSet    one bit per value (64-bit words): fast to search, merge and compare
+//   ValueMarks  one byte per value: marking is a plain store with no read-modify-write, so
+//               the hot loops that list option values run at one value per cycle; the marks
+//               are then folded into a ValueSet once per heap
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sgx/sequence.hpp"
@@ -80,6 +84,46 @@ class ValueSet {
 
  private:
   std::vector<std::uint64_t> words_;
+};
+
+class ValueMarks {
+ public:
+  explicit ValueMarks(std::uint64_t bound = 64) { reset(bound); }
+
+  // Holds values 0..bound; every mark cleared.
+  void reset(std::uint64_t bound) { bytes_.assign((bound / 64 + 1) * 64, 0); }
+  bool holds(std::uint64_t bound) const { return bytes_.size() > bound; }
+
+  void insert(Value v) { bytes_[v] = 1; }
+  std::uint8_t* data() { return bytes_.data(); }
+
+  // The least value not marked.
+  Value first_missing() const {
+    const auto* p = static_cast<const std::uint8_t*>(std::memchr(bytes_.data(), 0, bytes_.size()));
+    return p ? static_cast<Value>(p - bytes_.data()) : static_cast<Value>(bytes_.size());
+  }
+
+  void clear() { std::fill(bytes_.begin(), bytes_.end(), 0); }
+
+  // Adds every marked value to set (which must hold as many values) and clears the marks.
+  void move_into(ValueSet& set) {
+    std::uint64_t* words = set.data();
+    const std::size_t count = std::min(bytes_.size() / 64, set.word_count());
+    for (std::size_t w = 0; w < count; ++w) {
+      std::uint64_t bits = 0;
+      for (int group = 0; group < 8; ++group) {
+        std::uint64_t eight;  // eight marks, each byte 0 or 1
+        std::memcpy(&eight, bytes_.data() + w * 64 + group * 8, 8);
+        // The multiply gathers the low bit of each byte into the top byte, first byte lowest.
+        bits |= ((eight * 0x0102040810204080ull) >> 56) << (group * 8);
+      }
+      words[w] |= bits;
+    }
+    clear();
+  }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
 };
 
 }  // namespace sgx

@@ -16,8 +16,10 @@ namespace {
 constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 40;
 
 int fail(const char* tool, const std::string& message, int code) {
-  std::cerr << tool << ": " << message << "\n";
-  if (code == kExitUsage) std::cerr << "Try '" << tool << " --help' for more information.\n";
+  // One line, so that logs and scripts see the whole story in one place.
+  std::cerr << tool << ": " << message;
+  if (code == kExitUsage) std::cerr << " (see '" << tool << " --help')";
+  std::cerr << "\n";
   return code;
 }
 
