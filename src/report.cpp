@@ -1,5 +1,6 @@
 #include "sgx/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -186,6 +187,39 @@ std::string run_report_text(const RunReport& r) {
     << "period      " << period_text(r.period) << "\n";
   if (!r.file.empty()) s << "file        " << r.file << "\n";
   return s.str();
+}
+
+std::string period_table(const std::vector<TableRow>& rows) {
+  const std::vector<std::string> header = {"game",  "n",       "period",    "preperiod", "saltus",
+                                           "proven", "largest", "rare mask", "rare",      "last rare"};
+  std::vector<std::vector<std::string>> cells = {header};
+  for (const TableRow& row : rows) {
+    const PeriodResult& p = row.period;
+    const std::string none = "-";
+    std::string proven = p.proven ? "yes (" + p.theorem + ")" : "no";
+    if (p.found && !p.proven && p.proof_needs_n > 0) proven = "no (needs " + std::to_string(p.proof_needs_n) + ")";
+    cells.push_back({row.game, std::to_string(row.n), p.found ? std::to_string(p.period) : none,
+                     p.found ? std::to_string(p.preperiod) : none, p.found ? std::to_string(p.saltus) : none,
+                     proven, std::to_string(row.stats.max_value) + " @" + std::to_string(row.stats.max_at),
+                     hex(row.stats.rare_mask), std::to_string(row.stats.rare_count),
+                     row.stats.last_rare >= 0 ? std::to_string(row.stats.last_rare) : none});
+  }
+  std::vector<std::size_t> width(header.size(), 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  std::string out;
+  for (const auto& line : cells) {
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      // Text columns align left, numbers right.
+      const bool left = c == 0 || c == 5 || c == 6;
+      const std::string pad(width[c] - line[c].size(), ' ');
+      out += left ? line[c] + pad : pad + line[c];
+      out += c + 1 < line.size() ? "  " : "";
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
 }
 
 std::uint64_t peak_rss_bytes() {

@@ -221,4 +221,24 @@ TEST_F(CliTest, EveryEngineGivesTheSameValues) {
   }
 }
 
+TEST_F(CliTest, SgPeriodTableLinesUpTheColumnsOfPublishedTables) {
+  ASSERT_EQ(run("run_octal", {"kayles", "--n", "1000", "--quiet", "--out", path("k.h5")}).exit_code, 0);
+  ASSERT_EQ(run("run_octal", {"0.137", "--n", "150", "--quiet", "--out", path("d.h5")}).exit_code, 0);
+  ASSERT_EQ(run("run_octal", {"grundy", "--n", "5000", "--quiet", "--out", path("g.h5")}).exit_code, 0);
+  Result r = run("sg_period", {path("k.h5"), path("d.h5"), path("g.h5"), "--table"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = lines(r.out);
+  ASSERT_EQ(rows.size(), 4u) << r.out;
+  EXPECT_EQ(rows[0].rfind("game", 0), 0u);
+  EXPECT_TRUE(contains(rows[0], "period  preperiod  saltus  proven")) << rows[0];
+  EXPECT_TRUE(contains(rows[1], "12         71       0  yes (guy-smith)")) << rows[1];
+  EXPECT_TRUE(contains(rows[2], "34         52       0  no (needs 175)")) << rows[2];
+  EXPECT_TRUE(contains(rows[3], "4!.0")) << rows[3];
+  EXPECT_TRUE(contains(rows[3], "no ")) << rows[3];
+  // Columns line up: every row is as long as the header up to the last column.
+  EXPECT_EQ(rows[1].find("yes"), rows[0].find("proven"));
+  Result json = run("sg_period", {path("k.h5"), path("d.h5"), "--json"});
+  EXPECT_EQ(lines(json.out).size(), 2u) << json.out;
+}
+
 }  // namespace

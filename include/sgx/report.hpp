@@ -59,6 +59,17 @@ std::string run_report_text(const RunReport& report);
 // One paragraph on the period: "period 34, preperiod 52, proven (guy-smith)" and so on.
 std::string period_text(const PeriodResult& period);
 
+// The table researchers publish, one game per row, columns lined up:
+// game, n, period, preperiod, saltus, proven (theorem), largest value (first at), rare mask,
+// rare count, last rare.
+struct TableRow {
+  std::string game;
+  std::uint64_t n = 0;
+  SparseStats stats;
+  PeriodResult period;
+};
+std::string period_table(const std::vector<TableRow>& rows);
+
 // Hexadecimal as researchers write masks: 0xfe.
 std::string hex(std::uint64_t value);
 

@@ -1,4 +1,4 @@
-// sg_period: the period analysis of a stored sequence.
+// sg_period: the period analysis of stored sequences.
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -19,30 +19,59 @@ using namespace sgx;
 
 constexpr const char* kTool = "sg_period";
 
-const char* kUsage = R"(Usage: sg_period FILE.h5 [--json]
+const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table]
 
-Analyses a nim-sequence stored by run_octal: the eventual period and preperiod (and saltus for
-arithmetic periodicity), whether a theorem proves it, the exceptional positions in the
+Analyses nim-sequences stored by run_octal: the eventual period and preperiod (and the saltus of
+arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
 preperiod, and the sparse-space statistics.
 
 Examples:
   sg_period results/0.137.h5
-  sg_period results/4!.0.h5 --json
+  sg_period results/0.137.h5 --json
+  sg_period results/*.h5 --table      one row per game, in the columns published tables use
 
 Options)";
 
+void print_text(const std::string& file, const RunRecord& record, const SparseStats& stats,
+                const PeriodResult& period) {
+  std::cout << "file        " << file << "\n"
+            << "game        " << record.game << "\n"
+            << "values      " << record.values.size() << "\n"
+            << "largest     " << stats.max_value << " (first at " << stats.max_at << ")\n"
+            << "rare        mask " << hex(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
+  if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
+  std::cout << "\nperiod      " << period_text(period) << "\n";
+  if (period.found && !period.exceptions.empty()) {
+    std::cout << "exceptions ";
+    for (auto e : period.exceptions) std::cout << " " << e;
+    std::cout << "\n";
+  }
+}
+
+std::string json_line(const std::string& file, const RunRecord& record, const SparseStats& stats,
+                      const PeriodResult& period) {
+  JsonWriter out;
+  out.begin_object().field("game", record.game).field("n", record.values.size());
+  out.field("max_value", std::uint64_t{stats.max_value}).field("max_at", stats.max_at);
+  write_stats_json(out, stats);
+  write_period_json(out, period);
+  out.field("file", file).end_object();
+  return out.str();
+}
+
 int run(int argc, char** argv) {
-  std::string file;
-  bool json = false;
+  std::vector<std::string> files;
+  bool json = false, table = false;
   po::options_description visible(kUsage);
-  visible.add_options()("json", po::bool_switch(&json), "print one JSON object")("help,h", "show this help")(
+  visible.add_options()("json", po::bool_switch(&json), "print one JSON object per file, one per line")(
+      "table", po::bool_switch(&table), "print one aligned table row per file")("help,h", "show this help")(
       "version", "show the version");
   po::options_description hidden;
-  hidden.add_options()("file", po::value(&file));
+  hidden.add_options()("file", po::value(&files));
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
   po::notify(vm);
@@ -54,33 +83,25 @@ int run(int argc, char** argv) {
     std::cout << kTool << " (sgx) " << kVersion << "\n";
     return cli::kExitOk;
   }
-  if (file.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
+  if (files.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
+  if (json && table) throw cli::UsageError("--json and --table: choose one");
 
-  RunRecord record = read_run_file(file);
-  const Rules rules = parse_rules(record.game);
-  const PeriodResult period = analyze_period(record.values, rules);
-  const SparseStats stats = compute_stats(record.values);
-  if (json) {
-    JsonWriter out;
-    out.begin_object().field("game", record.game).field("n", record.values.size());
-    out.field("max_value", std::uint64_t{stats.max_value}).field("max_at", stats.max_at);
-    write_stats_json(out, stats);
-    write_period_json(out, period);
-    out.field("file", file).end_object();
-    std::cout << out.str() << "\n";
-  } else {
-    std::cout << "game        " << record.game << "\n"
-              << "values      " << record.values.size() << "\n"
-              << "largest     " << stats.max_value << " (first at " << stats.max_at << ")\n"
-              << "rare        mask " << hex(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
-    if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
-    std::cout << "\nperiod      " << period_text(period) << "\n";
-    if (period.found && !period.exceptions.empty()) {
-      std::cout << "exceptions ";
-      for (auto e : period.exceptions) std::cout << " " << e;
-      std::cout << "\n";
+  std::vector<TableRow> rows;
+  for (const std::string& file : files) {
+    RunRecord record = read_run_file(file);
+    const Rules rules = parse_rules(record.game);
+    const PeriodResult period = analyze_period(record.values, rules);
+    const SparseStats stats = compute_stats(record.values);
+    if (table) {
+      rows.push_back({record.game, record.values.size(), stats, period});
+    } else if (json) {
+      std::cout << json_line(file, record, stats, period) << "\n";
+    } else {
+      if (&file != &files.front()) std::cout << "\n";
+      print_text(file, record, stats, period);
     }
   }
+  if (table) std::cout << period_table(rows);
   return cli::kExitOk;
 }
 
