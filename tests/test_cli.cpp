@@ -241,4 +241,18 @@ TEST_F(CliTest, SgPeriodTableLinesUpTheColumnsOfPublishedTables) {
   EXPECT_EQ(lines(json.out).size(), 2u) << json.out;
 }
 
+TEST_F(CliTest, LongPreperiodIsProvenWithoutN) {
+  // 0.56: period 144 after a preperiod of over 326000 values (Gangolli & Plambeck 1989). Without
+  // --n, run_octal computes until the Guy-Smith bound is reached and proves it.
+  Result r = run("run_octal", {"0.56", "--json", "--out", path("56.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"preperiod\": 326640, \"period\": 144, \"saltus\": 0, \"proven\": true, "
+                              "\"theorem\": \"guy-smith\", \"proof_needs_n\": 653570"))
+      << r.out;
+  Result p = run("sg_period", {path("56.h5"), "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(contains(p.out, "\"preperiod\": 326640, \"period\": 144, \"saltus\": 0, \"proven\": true")) << p.out;
+}
+
 }  // namespace
+
