@@ -6,13 +6,14 @@
 // below c must still be shown present, by scanning split pairs from the small end until each is
 // found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
-// The scan is mostly the same for every heap: it almost always ends within the first few hundred
-// pairs. So every pair (a, m - a) with a up to a window W is listed up front together with the
-// rare pairs, and the scan proper starts past W. W doubles whenever scans often run past it.
+// Most of the scan needs no value of the block being computed: the pairs (a, m - a) whose partner
+// lies before the block. So each heap's scan runs in the parallel phase, against the rare values
+// below the least common value not yet listed, and stops as soon as those are all present; the
+// ordered phase only continues it when the block's own pairs moved c higher.
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed for the whole block at once, in parallel.
-// The few pairs whose partner lies inside the block, the mex and any scan past W run in order.
+// The few pairs whose partner lies inside the block, the mex and any scan left over run in order.
 
 #include <algorithm>
 #include <bit>
@@ -77,7 +78,6 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
-      std::uint64_t scans_past_window = 0;
       enumerate_known_pairs(g, start, end);
       ValueSet seen(bound_);
       ValueMarks marks(bound_);
@@ -90,29 +90,14 @@ class SparseKernel final : public Kernel {
         moves_.mark_simple_options(g, n, marks);
         enumerate_pairs_inside_block(g, n, start, rare_before_block, marks);
         marks.move_into(seen);
-        const Value value = decide(g, n, seen, scans_past_window);
+        const Value value = decide(g, n, seen, scanned_to_[n - start]);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
         record(n, value);
       }
       if (mask_stale_) choose_mask(g);
-      adapt_window(scans_past_window, end - start);
     }
     return 0;
-  }
-
-  // Keeps the share of heaps whose scan runs past the window (in order, on one thread) between
-  // 1/32 and 1/8: a larger window lists pairs no heap needs, a smaller one leaves more work to
-  // the ordered pass.
-  void adapt_window(std::uint64_t scans_past_window, std::uint64_t heaps) {
-    scans_in_period_ += scans_past_window;
-    heaps_in_period_ += heaps;
-    if (heaps_in_period_ < 1024) return;
-    if (scans_in_period_ * 8 > heaps_in_period_)
-      window_ = std::min(2 * window_, tuning::kSparseMaxWindow);
-    else if (scans_in_period_ * 32 < heaps_in_period_)
-      window_ = std::max(window_ / 2, tuning::kSparseFirstWindow);
-    scans_in_period_ = heaps_in_period_ = 0;
   }
 
   // The largest first part a of a split of m into (a, m - a), a <= m - a.
@@ -121,11 +106,13 @@ class SparseKernel final : public Kernel {
   }
 
   // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
-  // with r rare, and (a, m - a) with a in the window.
+  // with r rare, then (a, m - a) for a = 1, 2, ... until every rare value below the least
+  // common value not listed is present. scanned_to_ says how far each heap's scan went.
   template <class T>
   void enumerate_known_pairs(const std::vector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
     if (known_.size() < count) known_.resize(count);
+    scanned_to_.assign(count, 0);
     for (std::uint64_t i = 0; i < count; ++i)
       if (known_[i].word_count() * 64 <= bound_) known_[i].reset(bound_);
     const auto& splits = moves_.split_two();
@@ -133,7 +120,8 @@ class SparseKernel final : public Kernel {
 #pragma omp parallel if (parallel)
     {
       ValueMarks marks(bound_);
-#pragma omp for schedule(static)
+      ValueSet missing(bound_);
+#pragma omp for schedule(dynamic, 4)
       for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint64_t n = start + i;
         for (const SplitMove& move : splits) {
@@ -145,18 +133,45 @@ class SparseKernel final : public Kernel {
             if (*r == 0 || (move.unequal && 2 * *r == m)) continue;
             marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
           }
-          const std::uint64_t last = std::min(window_, largest_first_part(move, m));
-          for (std::uint64_t a = m >= start ? m - start + 1 : 1; a <= last; ++a)
-            marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
         }
         known_[i].clear();
         marks.move_into(known_[i]);
+        scanned_to_[i] = scan_known_pairs(g, n, start, marks, missing, known_[i]);
       }
     }
   }
 
+  // Lists pairs (a, m - a) with partner below start, a chunk at a time, until the rare values
+  // below the least common value missing from known are all in known. Returns the last a listed.
+  template <class T>
+  std::uint64_t scan_known_pairs(const std::vector<T>& g, std::uint64_t n, std::uint64_t start, ValueMarks& marks,
+                                 ValueSet& missing, ValueSet& known) const {
+    const auto& splits = moves_.split_two();
+    if (splits.empty() || splits.front().take + 2 > n) return 0;
+    const std::uint64_t largest_a = largest_first_part(splits.front(), n - splits.front().take);
+    const Value c = known.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+    if (missing.assign_missing_below(known, common_pattern_, c) == 0) return 0;
+    // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
+    const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, bound_);
+    std::uint64_t a = 1;
+    while (a <= largest_a) {
+      const std::uint64_t last = a + chunk - 1;
+      for (const SplitMove& move : splits) {
+        if (move.take + 2 > n) break;
+        const std::uint64_t m = n - move.take;
+        const std::uint64_t from = std::max(a, m >= start ? m - start + 1 : 1);
+        const std::uint64_t to = std::min(last, largest_first_part(move, m));
+        for (std::uint64_t x = from; x <= to; ++x) marks.insert(static_cast<Value>(g[x] ^ g[m - x]));
+      }
+      marks.move_into(known);
+      a = last + 1;
+      if (!missing.remove_all(known)) break;
+    }
+    return std::min(a - 1, largest_a);
+  }
+
   // Pairs of heap n whose partner is inside the block: small rare r, rare positions that joined
-  // during this block, and the start of the window.
+  // during this block, and (a, m - a) for a up to m - start.
   template <class T>
   void enumerate_pairs_inside_block(const std::vector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_block, ValueMarks& seen) const {
@@ -171,7 +186,7 @@ class SparseKernel final : public Kernel {
         for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(rare_[i]);
       for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(rare_[i]);
       if (m >= start) {
-        const std::uint64_t last = std::min({window_, largest_first_part(move, m), m - start});
+        const std::uint64_t last = std::min(largest_first_part(move, m), m - start);
         for (std::uint64_t a = 1; a <= last; ++a) seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
       }
     }
@@ -180,17 +195,16 @@ class SparseKernel final : public Kernel {
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too.
   template <class T>
-  Value decide(const std::vector<T>& g, std::uint64_t n, const ValueSet& seen, std::uint64_t& scans_past_window) {
+  Value decide(const std::vector<T>& g, std::uint64_t n, const ValueSet& seen, std::uint64_t scanned_to) {
     const Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
     if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
-    // Only pairs of two common parts past the window are left unlisted; their values are rare.
-    // Scan them from the small end in chunks, striking values off without branching (a struck
-    // value that was never missing costs nothing), and stop once nothing below c is missing.
-    ++scans_past_window;
+    // Only pairs past the scan so far are left unlisted. Go on with them in chunks, striking
+    // values off without branching (a struck value that was never missing costs nothing), and
+    // stop once nothing below c is missing.
     const auto& splits = moves_.split_two();
     std::uint64_t* missing = missing_.data();
     const std::size_t words = c / 64 + 1;
-    for (std::uint64_t chunk = window_ + 1; any_word_set(missing, words); chunk += kScanChunk) {
+    for (std::uint64_t chunk = scanned_to + 1; any_word_set(missing, words); chunk += kScanChunk) {
       bool pairs_left = false;
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n) break;
@@ -259,9 +273,7 @@ class SparseKernel final : public Kernel {
   ValueSet common_pattern_;            // the common values below bound_
   ValueSet missing_;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
-  std::uint64_t window_ = tuning::kSparseFirstWindow;  // pairs (a, m - a), a <= window_, always listed
-  std::uint64_t scans_in_period_ = 0;  // heaps whose scan ran past the window, since the last adaptation
-  std::uint64_t heaps_in_period_ = 0;
+  std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
 };
 
 }  // namespace

@@ -11,10 +11,9 @@ namespace sgx::tuning {
 inline constexpr std::uint64_t kSparseBlock = 64;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
-// Pairs (a, m - a) with a up to a window are listed for every heap, so that the scan for rare
-// values rarely has to run in order; the window starts here and doubles up to the maximum.
-inline constexpr std::uint64_t kSparseFirstWindow = 64;
-inline constexpr std::uint64_t kSparseMaxWindow = 1u << 14;
+// The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
+// checking whether every rare value it needs is present.
+inline constexpr std::uint64_t kSparseScanChunk = 64;
 // Re-choose the rare mask when the rare list has grown by this factor since the last choice.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
 
@@ -32,5 +31,11 @@ inline constexpr std::uint64_t kAutoRareFraction = 8;
 // The engine hands work to a kernel in steps of at most this many values, so that progress,
 // signals and period checks are seen often enough.
 inline constexpr std::uint64_t kEngineStep = 1u << 16;
+// Steps are sized from the measured rate to take about this long, between the first (and
+// smallest) step and kEngineStep: where values are slow (sweep at large n), the caller's
+// callback (status line, checkpoints, stop signals) still runs several times a second.
+inline constexpr double kEngineStepSeconds = 0.2;
+inline constexpr std::uint64_t kEngineMinStep = 64;
+inline constexpr std::uint64_t kEngineFirstStep = 1u << 10;
 
 }  // namespace sgx::tuning

@@ -74,6 +74,13 @@ class ValueSet {
     return count;
   }
 
+  // Removes every value of other (a set of the same size); returns whether any value is left.
+  bool remove_all(const ValueSet& other) {
+    std::uint64_t left = 0;
+    for (std::size_t w = 0; w < words_.size(); ++w) left |= (words_[w] &= ~other.words_[w]);
+    return left != 0;
+  }
+
   void merge(const ValueSet& other) {
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
   }
