@@ -256,16 +256,18 @@ std::string utc_now_iso8601() {
   return text;
 }
 
-void write_root(hid_t file, const RunRecord& record, int format_version) {
+void write_root(hid_t file, const RunInfo& info, const Sequence& values, int format_version) {
   static_assert(sizeof(int) == sizeof(std::int32_t));
   write_attribute<std::int32_t>(file, "format_version", format_version);
-  write_string_attribute(file, "game", record.game);
-  write_attribute<std::uint64_t>(file, "n", record.values.size());
-  write_string_attribute(file, "engine", record.engine);
-  write_string_attribute(file, "program_version", record.program_version);
+  write_string_attribute(file, "game", info.game);
+  write_attribute<std::uint64_t>(file, "n", values.size());
+  write_attribute<std::uint8_t>(file, "complete", info.complete);
+  write_attribute<std::uint64_t>(file, "target_n", info.complete ? values.size() : info.target_n);
+  write_string_attribute(file, "engine", info.engine);
+  write_string_attribute(file, "program_version", info.program_version);
   write_string_attribute(file, "created", utc_now_iso8601());
   write_string_attribute(file, "description", "values[n] = G(n), G(0) at index 0");
-  record.values.visit([file](const auto& values) { write_dataset(file, "values", values); });
+  values.visit([file](const auto& storage) { write_dataset(file, "values", storage); });
 }
 
 Handle create_group(hid_t file, const char* name) {
@@ -370,7 +372,8 @@ class MemoryImage {
 // Builds the complete file in image. name labels the in-memory file; it must not exist on disk,
 // because H5Fcreate first tries to open an existing file of that name (and the core driver would
 // read all of it into memory).
-void build_image(MemoryImage& image, const std::string& name, const RunRecord& record, int format_version) {
+void build_image(MemoryImage& image, const std::string& name, const RunInfo& info, const Sequence& values,
+                 int format_version) {
   auto fapl = file_access();
   // The 1.10 format: checksums on all metadata (see the top of this file).
   check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "file access properties");
@@ -379,9 +382,9 @@ void build_image(MemoryImage& image, const std::string& name, const RunRecord& r
   H5FD_file_image_callbacks_t callbacks = image.callbacks();
   check(H5Pset_file_image_callbacks(fapl, &callbacks), "file access properties");
   auto file = checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "the file");
-  write_root(file, record, format_version);
-  write_stats(file, record.stats);
-  write_period(file, record.period);
+  write_root(file, info, values, format_version);
+  write_stats(file, info.stats);
+  write_period(file, info.period);
   check(H5Fclose(file.release()), "the file");
 }
 
@@ -462,16 +465,18 @@ std::string describe_write_failure(const Hdf5Failure& failure) {
   return "HDF5 failed writing " + failure.where + " (" + failure.why.detail + ")";
 }
 
-void write_atomically(const std::string& path, const RunRecord& record, int format_version) {
+std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
+
+void write_atomically(const std::string& path, const RunInfo& info, const Sequence& values, int format_version) {
   check_directory_of(path);
-  TempFile temp(path + ".tmp-" + std::to_string(::getpid()));
+  TempFile temp(temp_path_for(path));
   try {
     MemoryImage image;
     temp.remove_leftover();
     {
       std::lock_guard lock(hdf5_mutex);
       H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
-      build_image(image, temp.path(), record, format_version);
+      build_image(image, temp.path(), info, values, format_version);
     }
     auto [bytes, size] = image.bytes();
     temp.write(bytes, size);
@@ -645,18 +650,40 @@ void check_format_version(hid_t file) {
                      std::to_string(kFormatVersion));
 }
 
-RunRecord read_hdf5(const std::string& path) {
+Handle open_run_file(const std::string& path) {
   auto fapl = file_access();
   auto file = checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose, "the file header");
   check_format_version(file);
+  return file;
+}
+
+// Files written before checkpoints existed have no complete and target_n: they were written only
+// at the end of a run, so they are complete.
+RunStatus read_status(hid_t file) {
+  RunStatus status;
+  status.game = read_string_attribute(file, "/", "game");
+  status.n = read_attribute<std::uint64_t>(file, "/", "n");
+  status.complete = true;
+  status.target_n = status.n;
+  if (check_tri(H5Aexists(file, "complete"), attribute_where("/", "complete")))
+    status.complete = read_attribute<std::uint8_t>(file, "/", "complete") != 0;
+  if (check_tri(H5Aexists(file, "target_n"), attribute_where("/", "target_n")))
+    status.target_n = read_attribute<std::uint64_t>(file, "/", "target_n");
+  return status;
+}
+
+RunRecord read_hdf5(const std::string& path) {
+  auto file = open_run_file(path);
+  RunStatus status = read_status(file);
   RunRecord record;
-  record.game = read_string_attribute(file, "/", "game");
+  record.game = status.game;
+  record.complete = status.complete;
+  record.target_n = status.target_n;
   record.engine = read_string_attribute(file, "/", "engine");
   record.program_version = read_string_attribute(file, "/", "program_version");
-  auto n = read_attribute<std::uint64_t>(file, "/", "n");
   record.stats = read_stats(file);
   record.period = read_period(file);
-  record.values = read_values(file, n);  // the big one last: damage elsewhere is found quickly
+  record.values = read_values(file, status.n);  // the big one last: damage elsewhere is found quickly
   return record;
 }
 
@@ -683,24 +710,14 @@ std::string describe_read_failure(const Hdf5Failure& failure) {
   return "is damaged or not an sgx run file: cannot read " + failure.where + " (" + why.detail + ")";
 }
 
-}  // namespace
-
-void write_run_file(const std::string& path, const RunRecord& record) {
-  write_atomically(path, record, kFormatVersion);
-}
-
-namespace detail {
-void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version) {
-  write_atomically(path, record, format_version);
-}
-}  // namespace detail
-
-RunRecord read_run_file(const std::string& path) {
+// Runs a read of path, turning every failure into a StoreError that names the file.
+template <class Read>
+auto read_checked(const std::string& path, Read read) {
   try {
     check_readable(path);
     std::lock_guard lock(hdf5_mutex);
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
-    return read_hdf5(path);
+    return read();
   } catch (const StoreError& e) {
     throw StoreError(path + " " + e.what());
   } catch (const Hdf5Failure& failure) {
@@ -710,6 +727,43 @@ RunRecord read_run_file(const std::string& path) {
   } catch (const std::length_error&) {
     throw StoreError(path + " is too large to load into memory");
   }
+}
+
+}  // namespace
+
+void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values) {
+  write_atomically(path, info, values, kFormatVersion);
+}
+
+void write_run_file(const std::string& path, const RunRecord& record) {
+  write_atomically(path, record, record.values, kFormatVersion);
+}
+
+namespace detail {
+void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version) {
+  write_atomically(path, record, record.values, format_version);
+}
+}  // namespace detail
+
+RunRecord read_run_file(const std::string& path) {
+  return read_checked(path, [&] { return read_hdf5(path); });
+}
+
+RunStatus read_run_status(const std::string& path) {
+  return read_checked(path, [&] { return read_status(open_run_file(path)); });
+}
+
+void check_can_write(const std::string& path) {
+  check_directory_of(path);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    throw StoreError("cannot write " + path + ": is a directory");
+  const std::string probe = temp_path_for(path);
+  ::unlink(probe.c_str());  // a leftover of a crashed process that had our pid
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) throw StoreError("cannot write " + path + ": " + os_reason(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 }  // namespace sgx

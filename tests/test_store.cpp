@@ -91,6 +91,7 @@ RunRecord make_record(Sequence values) {
   record.period.proof_needs_n = 177;
   record.period.exceptions = {0, 14, 16, 17, 31, 34, 51, 52};
   record.period.checked_n = record.values.size();
+  record.target_n = record.values.size();
   return record;
 }
 
@@ -99,6 +100,8 @@ std::string difference(const RunRecord& a, const RunRecord& b) {
   if (a.game != b.game) return "game";
   if (a.engine != b.engine) return "engine";
   if (a.program_version != b.program_version) return "program_version";
+  if (a.complete != b.complete) return "complete";
+  if (a.target_n != b.target_n) return "target_n";
   if (a.values.size() != b.values.size()) return "values.size()";
   if (a.values.bytes_per_value() != b.values.bytes_per_value()) return "values.bytes_per_value()";
   if (!(a.values == b.values)) return "values";
@@ -217,6 +220,72 @@ TEST_F(StoreTest, ReadingAndWritingPrintNothing) {
   EXPECT_THROW(read_run_file(path("junk.h5")), StoreError);
   EXPECT_THROW(write_run_file(path("no/such/dir.h5"), record), StoreError);
   EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// ----------------------------------------------------------------------------------------------
+// Checkpoints: a run file of a run that has not reached its target.
+
+TEST_F(StoreTest, UnfinishedRunRoundTripsWithItsTarget) {
+  RunRecord record = make_record(random_sequence(2, 5000, 20));
+  record.complete = false;
+  record.target_n = 1u << 20;
+  record.period = PeriodResult{};
+  write_run_file(path("run.h5"), record);
+  RunRecord back = read_run_file(path("run.h5"));
+  EXPECT_EQ(difference(record, back), "");
+  EXPECT_FALSE(back.complete);
+  EXPECT_EQ(back.target_n, 1u << 20);
+}
+
+// A complete run's target is its n, whatever the caller left in target_n.
+TEST_F(StoreTest, CompleteRunsTargetIsItsLength) {
+  RunRecord record = make_record(random_sequence(1, 700, 21));
+  record.target_n = 5;
+  write_run_file(path("run.h5"), record);
+  EXPECT_EQ(read_run_file(path("run.h5")).target_n, 700u);
+}
+
+// The values given apart (a running engine's, not copied) make the same file.
+TEST_F(StoreTest, ValuesGivenApartAreWrittenTheSame) {
+  RunRecord record = make_record(random_sequence(4, 3000, 22));
+  const RunInfo& info = record;
+  write_run_file(path("run.h5"), info, record.values);
+  EXPECT_EQ(difference(record, read_run_file(path("run.h5"))), "");
+}
+
+TEST_F(StoreTest, StatusIsReadWithoutTheValues) {
+  RunRecord record = make_record(random_sequence(2, 100'000, 23));
+  record.game = "0.007";
+  record.complete = false;
+  record.target_n = 200'000;
+  write_run_file(path("run.h5"), record);
+  RunStatus status = read_run_status(path("run.h5"));
+  EXPECT_EQ(status.game, "0.007");
+  EXPECT_EQ(status.n, 100'000u);
+  EXPECT_FALSE(status.complete);
+  EXPECT_EQ(status.target_n, 200'000u);
+  EXPECT_EQ(store_error_message([&] { read_run_status(path("missing.h5")); }), path("missing.h5") + " does not exist");
+  detail::write_run_file_as_version(path("v2.h5"), record, 2);
+  EXPECT_NE(store_error_message([&] { read_run_status(path("v2.h5")); }).find("newer format version 2"),
+            std::string::npos);
+}
+
+TEST_F(StoreTest, CheckCanWriteLeavesNothingBehind) {
+  EXPECT_NO_THROW(check_can_write(path("run.h5")));
+  write_run_file(path("old.h5"), make_record(random_sequence(1, 10, 24)));
+  EXPECT_NO_THROW(check_can_write(path("old.h5")));
+  EXPECT_EQ(entries(), std::vector<std::string>{"old.h5"});
+}
+
+TEST_F(StoreTest, CheckCanWriteRefusesWhatWritingWouldRefuse) {
+  write_bytes(path("plain"), "x");
+  EXPECT_NE(store_error_message([&] { check_can_write(path("plain/run.h5")); }).find("not a directory"),
+            std::string::npos);
+  EXPECT_NE(store_error_message([&] { check_can_write(path("no/such/run.h5")); }).find("directory does not exist"),
+            std::string::npos);
+  fs::create_directory(path("taken"));
+  EXPECT_EQ(store_error_message([&] { check_can_write(path("taken")); }), "cannot write " + path("taken") + ": is a directory");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"plain", "taken"}));
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -486,7 +555,8 @@ TEST_F(StoreTest, H5dumpShowsTheDocumentedHeader) {
   auto [status, header] = run("h5dump -A -p '" + path("run.h5") + "' 2>&1");
   ASSERT_EQ(status, 0) << header;
   for (const char* part : {"ATTRIBUTE \"format_version\"", "ATTRIBUTE \"game\"", "\"0.137\"", "ATTRIBUTE \"n\"",
-                           "ATTRIBUTE \"created\"", "ATTRIBUTE \"description\"", "DATASET \"values\"",
+                           "ATTRIBUTE \"complete\"", "ATTRIBUTE \"target_n\"", "ATTRIBUTE \"created\"",
+                           "ATTRIBUTE \"description\"", "DATASET \"values\"",
                            "H5T_STD_U16LE", "FLETCHER32", "DEFLATE", "GROUP \"stats\"", "DATASET \"histogram\"",
                            "GROUP \"period\"", "ATTRIBUTE \"theorem\"", "DATASET \"exceptions\""})
     EXPECT_NE(header.find(part), std::string::npos) << "missing " << part << " in\n" << header;
@@ -509,6 +579,27 @@ TEST_F(StoreTest, H5pyReadsTheValuesAndTheGame) {
   ASSERT_EQ(status, 0) << output;
   EXPECT_EQ(output, "0.137 1000 " + std::to_string(record.values[0]) + " " + std::to_string(record.values[999]) +
                         " uint32\n");
+}
+
+// Files from before checkpoints existed have neither attribute; they were written only at the end
+// of a run, so they read as complete.
+TEST_F(StoreTest, FilesWithoutCompleteAndTargetReadAsComplete) {
+  if (!have_h5py()) GTEST_SKIP() << "/usr/bin/python3 has no h5py (apt-get install python3-h5py)";
+  RunRecord record = make_record(random_sequence(1, 1000, 25));
+  record.complete = false;
+  record.target_n = 4000;
+  write_run_file(path("run.h5"), record);
+  std::string script = "import h5py\n"
+                       "with h5py.File('" + path("run.h5") + "', 'r+') as f:\n"
+                       "    del f.attrs['complete']\n"
+                       "    del f.attrs['target_n']\n";
+  write_bytes(path("edit.py"), script);
+  auto [status, output] = run("/usr/bin/python3 '" + path("edit.py") + "' 2>&1");
+  ASSERT_EQ(status, 0) << output;
+  RunRecord back = read_run_file(path("run.h5"));
+  EXPECT_TRUE(back.complete);
+  EXPECT_EQ(back.target_n, 1000u);
+  EXPECT_TRUE(read_run_status(path("run.h5")).complete);
 }
 
 // Checksums make this impossible by accident; h5py can do it on purpose.

@@ -3,13 +3,15 @@
 // Layout (format version 1), documented in docs/FORMAT.md:
 //   /values                    G(0..n-1), narrowest unsigned integer type, chunked, deflate,
 //                              Fletcher-32 checksum per chunk (damage is detected on read)
-//   attributes on the root:    format_version, game (canonical code), n, engine,
-//                              program_version, created (ISO 8601 UTC), description
+//   attributes on the root:    format_version, game (canonical code), n, complete, target_n,
+//                              engine, program_version, created (ISO 8601 UTC), description
 //   /stats (group)             rare_mask, rare_count, last_rare, max_value, max_at; histogram
 //   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n,
 //                              checked_n; exceptions
 // Files are written to a temporary name beside the target, flushed, and renamed over it, so a
-// crash never leaves a half-written file under the final name.
+// crash never leaves a half-written file under the final name. That makes every file a safe
+// checkpoint: a run under way writes the values so far with complete = false, and continues from
+// the file later.
 
 #include <cstdint>
 #include <stdexcept>
@@ -29,17 +31,43 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct RunRecord {
+// Everything a run file says about its run except the values themselves.
+struct RunInfo {
   std::string game;             // canonical code
-  Sequence values;
   std::string engine;           // kernel(s) used, e.g. "sparse"
   std::string program_version;
+  // false: a checkpoint of a run that has not reached its target yet (stopped, killed, or still
+  // running); its values are right but there are fewer than target_n of them.
+  bool complete = true;
+  std::uint64_t target_n = 0;   // the n the run was asked for; for a complete run, its n
   SparseStats stats;            // histogram may be empty when not known
-  PeriodResult period;
+  PeriodResult period;          // in a checkpoint: only a period the engine has proven, else empty
 };
 
+struct RunRecord : RunInfo {
+  Sequence values;
+};
+
+// Replaces path atomically. The values are given apart so that a running engine's values can be
+// written without a copy.
+void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values);
 void write_run_file(const std::string& path, const RunRecord& record);
 RunRecord read_run_file(const std::string& path);
+
+// Which run a file holds and how far it got, read without loading the values (quick for any size).
+// Refuses the same files read_run_file refuses for their header.
+struct RunStatus {
+  std::string game;
+  std::uint64_t n = 0;
+  bool complete = true;
+  std::uint64_t target_n = 0;
+};
+RunStatus read_run_status(const std::string& path);
+
+// Throws the StoreError a later write_run_file(path, ...) would throw for a missing or unwritable
+// directory, by creating and removing the temporary file it would use: lets a long run fail at
+// its start instead of at its first checkpoint.
+void check_can_write(const std::string& path);
 
 namespace detail {
 // write_run_file, but stamping another format_version: lets tests check that files of other
