@@ -1,7 +1,9 @@
 // The command-line tools, run for real from the build tree, on real files.
 
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -252,6 +254,47 @@ TEST_F(CliTest, LongPreperiodIsProvenWithoutN) {
   Result p = run("sg_period", {path("56.h5"), "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_TRUE(contains(p.out, "\"preperiod\": 326640, \"period\": 144, \"saltus\": 0, \"proven\": true")) << p.out;
+}
+
+// Runs a tool with stdout and stderr on a pseudo-terminal, as a person at a terminal sees it.
+std::string run_on_terminal(const std::string& tool, const std::vector<std::string>& args) {
+  std::vector<std::string> argv_strings = {std::string(SGX_BIN_DIR) + "/" + tool};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (auto& a : argv_strings) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  std::string screen;
+  char buffer[4096];
+  for (ssize_t got; (got = read(master, buffer, sizeof buffer)) > 0;) screen.append(buffer, static_cast<std::size_t>(got));
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return screen;
+}
+
+TEST_F(CliTest, StatusLineShowsOnATerminalOnly) {
+  // Long enough (half a second or more) for the status line, refreshed a few times a second, to show.
+  const std::vector<std::string> args = {"grundy", "--n", "2^18", "--out", path("g.h5")};
+  const std::string screen = run_on_terminal("run_octal", args);
+  EXPECT_TRUE(contains(screen, "\r\033[K n ")) << screen;
+  EXPECT_TRUE(contains(screen, "values/s  elapsed ")) << screen;
+  EXPECT_TRUE(contains(screen, "\033[Kgame        4!.0")) << "the line is erased before the summary: " << screen;
+
+  std::vector<std::string> quiet = args;
+  quiet.push_back("--quiet");
+  EXPECT_FALSE(contains(run_on_terminal("run_octal", quiet), "\033[K")) << "--quiet silences it";
+
+  Result redirected = run("run_octal", args);  // stdout and stderr to files
+  ASSERT_EQ(redirected.exit_code, 0) << redirected.err;
+  EXPECT_FALSE(contains(redirected.err, "\r")) << redirected.err;
+  EXPECT_FALSE(contains(redirected.out, "\r")) << redirected.out;
+  EXPECT_TRUE(redirected.err.empty()) << redirected.err;
 }
 
 }  // namespace
