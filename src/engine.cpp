@@ -1,6 +1,7 @@
 #include "sgx/engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include <omp.h>
@@ -57,9 +58,10 @@ KernelKind auto_kernel(const Rules& rules) {
 Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), options, Sequence{}) {}
 
 Engine::Engine(Rules rules, EngineOptions options, Sequence known_values)
-    : rules_(std::move(rules)), options_(options), values_(std::move(known_values)) {
+    : rules_(std::move(rules)), options_(options), values_(std::move(known_values)), step_(tuning::kEngineFirstStep) {
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
   use_kernel(options_.kernel == KernelKind::Auto ? auto_kernel(rules_) : options_.kernel);
+  switch_kernel_if_better();  // a resumed run may be past the point where auto switched
   while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
 }
 
@@ -71,6 +73,19 @@ void Engine::use_kernel(KernelKind kind) {
   active_ = kind;
   if (!kernels_used_.empty()) kernels_used_ += '+';
   kernels_used_ += to_string(kind);
+}
+
+void Engine::switch_kernel_if_better() {
+  if (options_.kernel == KernelKind::Auto && active_ == KernelKind::Sparse && kernel_->prefers_sweep(values_.size()))
+    use_kernel(KernelKind::Sweep);
+}
+
+// Sizes the next step to take about kEngineStepSeconds at the rate just seen, growing at most
+// twofold per step: the rate falls as n grows, and a short step (cut by the target) says little.
+void Engine::adapt_step(std::uint64_t values_done, double seconds) {
+  const double rate = static_cast<double>(values_done) / std::max(seconds, 1e-6);
+  const auto wanted = static_cast<std::uint64_t>(std::min(rate * tuning::kEngineStepSeconds, 1e18));
+  step_ = std::clamp(wanted, tuning::kEngineMinStep, std::min(2 * step_, tuning::kEngineStep));
 }
 
 std::string Engine::kernels_used() const { return kernels_used_; }
@@ -85,12 +100,13 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
       fill_from_period(target);
       break;
     }
-    std::uint64_t step_end = std::min(target, values_.size() + tuning::kEngineStep);
+    const std::uint64_t step_start = values_.size();
+    std::uint64_t step_end = std::min(target, step_start + step_);
     if (options_.period_shortcut) step_end = std::min(step_end, next_period_check_);
+    const auto started = std::chrono::steady_clock::now();
     kernel_->extend(values_, step_end);
-    if (options_.kernel == KernelKind::Auto && active_ == KernelKind::Sparse &&
-        kernel_->prefers_sweep(values_.size()))
-      use_kernel(KernelKind::Sweep);
+    adapt_step(step_end - step_start, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    switch_kernel_if_better();
     if (options_.period_shortcut && values_.size() >= next_period_check_) {
       try_period_shortcut();
       next_period_check_ *= 2;

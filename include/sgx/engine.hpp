@@ -50,7 +50,8 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Extends the sequence to n values. Returns false if the callback asked to stop.
+  // Extends the sequence to n values. Returns false if the callback asked to stop. The callback
+  // runs between steps sized to take a fraction of a second each (at most 65536 values).
   bool compute_to(std::uint64_t n, const ProgressCallback& progress = {});
 
   const Sequence& values() const { return values_; }
@@ -64,6 +65,8 @@ class Engine {
 
  private:
   void use_kernel(KernelKind kind);
+  void switch_kernel_if_better();
+  void adapt_step(std::uint64_t values_done, double seconds);
   bool try_period_shortcut();
   void fill_from_period(std::uint64_t target);
 
@@ -75,6 +78,7 @@ class Engine {
   std::string kernels_used_;
   std::optional<PeriodResult> proven_period_;
   std::uint64_t next_period_check_ = 64;
+  std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
 };
 
 // Convenience: G(0..n-1) with the given kernel.
