@@ -2,6 +2,7 @@
 // The kernels behind Engine: each extends a Sequence from its current size towards a target.
 // Private to the library; the public face is engine.hpp.
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 
@@ -33,5 +34,10 @@ class Kernel {
 };
 
 std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
+
+// The least power of two above every value so far: every option value lies below it.
+inline std::uint64_t value_bound(const Sequence& values) {
+  return std::bit_ceil(std::uint64_t{values.max_value()} + 1);
+}
 
 }  // namespace sgx

@@ -16,11 +16,7 @@ class NaiveKernel final : public Kernel {
  public:
   using Kernel::Kernel;
 
-  void attach(const Sequence& values) override {
-    Value max = 0;
-    for (std::uint64_t n = 0; n < values.size(); ++n) max = std::max(max, values[n]);
-    bound_ = std::bit_ceil(std::uint64_t{max} + 1);
-  }
+  void attach(const Sequence& values) override { bound_ = value_bound(values); }
 
   void extend(Sequence& values, std::uint64_t target) override {
     if (target == 0) return;
@@ -46,10 +42,8 @@ class NaiveKernel final : public Kernel {
       for (const SplitMove& move : moves_.split_two()) {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
-        for (std::uint64_t a = 1; 2 * a <= m; ++a) {
-          if (move.unequal && 2 * a == m) continue;
-          seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
-        }
+        const std::uint64_t last = move.largest_first_part(m);
+        for (std::uint64_t a = 1; a <= last; ++a) seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
       }
       const Value value = seen.first_missing();
       if (value >= bound_) {

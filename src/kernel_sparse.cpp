@@ -100,11 +100,6 @@ class SparseKernel final : public Kernel {
     return 0;
   }
 
-  // The largest first part a of a split of m into (a, m - a), a <= m - a.
-  static std::uint64_t largest_first_part(const SplitMove& move, std::uint64_t m) {
-    return move.unequal ? (m - 1) / 2 : m / 2;
-  }
-
   // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
   // with r rare, then (a, m - a) for a = 1, 2, ... until every rare value below the least
   // common value not listed is present. scanned_to_ says how far each heap's scan went.
@@ -148,7 +143,7 @@ class SparseKernel final : public Kernel {
                                  ValueSet& missing, ValueSet& known) const {
     const auto& splits = moves_.split_two();
     if (splits.empty() || splits.front().take + 2 > n) return 0;
-    const std::uint64_t largest_a = largest_first_part(splits.front(), n - splits.front().take);
+    const std::uint64_t largest_a = splits.front().largest_first_part(n - splits.front().take);
     const Value c = known.first_missing_of(common_pattern_, static_cast<Value>(bound_));
     if (missing.assign_missing_below(known, common_pattern_, c) == 0) return 0;
     // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
@@ -160,7 +155,7 @@ class SparseKernel final : public Kernel {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
         const std::uint64_t from = std::max(a, m >= start ? m - start + 1 : 1);
-        const std::uint64_t to = std::min(last, largest_first_part(move, m));
+        const std::uint64_t to = std::min(last, move.largest_first_part(m));
         for (std::uint64_t x = from; x <= to; ++x) marks.insert(static_cast<Value>(g[x] ^ g[m - x]));
       }
       marks.move_into(known);
@@ -186,7 +181,7 @@ class SparseKernel final : public Kernel {
         for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(rare_[i]);
       for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(rare_[i]);
       if (m >= start) {
-        const std::uint64_t last = std::min(largest_first_part(move, m), m - start);
+        const std::uint64_t last = std::min(move.largest_first_part(m), m - start);
         for (std::uint64_t a = 1; a <= last; ++a) seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
       }
     }
@@ -209,7 +204,7 @@ class SparseKernel final : public Kernel {
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
-        const std::uint64_t last = std::min(chunk + kScanChunk - 1, largest_first_part(move, m));
+        const std::uint64_t last = std::min(chunk + kScanChunk - 1, move.largest_first_part(m));
         for (std::uint64_t a = chunk; a <= last; ++a) {
           const Value v = static_cast<Value>(g[a] ^ g[m - a]);
           missing[v >> 6] &= ~(std::uint64_t{1} << (v & 63));

@@ -24,11 +24,7 @@ class SweepKernel final : public Kernel {
  public:
   using Kernel::Kernel;
 
-  void attach(const Sequence& values) override {
-    Value max = 0;
-    for (std::uint64_t n = 0; n < values.size(); ++n) max = std::max(max, values[n]);
-    bound_ = std::bit_ceil(std::uint64_t{max} + 1);
-  }
+  void attach(const Sequence& values) override { bound_ = value_bound(values); }
 
   void extend(Sequence& values, std::uint64_t target) override {
     if (target == 0) return;
@@ -101,9 +97,7 @@ class SweepKernel final : public Kernel {
             if (move.take + 2 > n) break;
             const std::uint64_t m = n - move.take;
             std::uint64_t lo = m >= start ? m - start + 1 : 1;  // m - a < start
-            std::uint64_t hi = m / 2;
-            if (move.unequal && m % 2 == 0) --hi;
-            sweep_pairs(g, rev, m, lo, hi, scratch, marks);
+            sweep_pairs(g, rev, m, lo, move.largest_first_part(m), scratch, marks);
           }
           known_[i].clear();
           marks.move_into(known_[i]);
@@ -122,11 +116,8 @@ class SweepKernel final : public Kernel {
         for (const SplitMove& move : splits) {  // pairs whose larger part is inside the block
           if (move.take + 2 > n) break;
           const std::uint64_t m = n - move.take;
-          std::uint64_t hi = std::min(m / 2, m >= start ? m - start : 0);
-          for (std::uint64_t a = 1; a <= hi; ++a) {
-            if (move.unequal && 2 * a == m) continue;
-            marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
-          }
+          std::uint64_t hi = std::min(move.largest_first_part(m), m >= start ? m - start : 0);
+          for (std::uint64_t a = 1; a <= hi; ++a) marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
         }
         marks.move_into(seen);
         const Value value = seen.first_missing();

@@ -14,6 +14,9 @@ namespace sgx {
 struct SplitMove {
   std::uint64_t take;  // k
   bool unequal;        // parts must be pairwise distinct
+
+  // The largest first part a of a split of m into (a, m - a), a <= m - a (a < m - a if unequal).
+  std::uint64_t largest_first_part(std::uint64_t m) const { return unequal ? (m - 1) / 2 : m / 2; }
 };
 
 class MoveTable {

@@ -11,6 +11,10 @@ Value Sequence::type_max() const {
   });
 }
 
+Value Sequence::max_value() const {
+  return visit([](const auto& v) -> Value { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); });
+}
+
 void Sequence::widen_to_hold(Value value) {
   if (value <= type_max()) return;
   // Copy into the next type wide enough; at most two copies over a whole run.

@@ -27,6 +27,8 @@ class Sequence {
   }
   // Largest value the current type can hold.
   Value type_max() const;
+  // Largest value stored (0 when empty); one pass over the values.
+  Value max_value() const;
 
   Value operator[](std::uint64_t n) const {
     return std::visit([n](const auto& v) -> Value { return v[n]; }, storage_);
