@@ -297,5 +297,29 @@ TEST_F(CliTest, StatusLineShowsOnATerminalOnly) {
   EXPECT_TRUE(redirected.err.empty()) << redirected.err;
 }
 
+// The plot script runs with Debian's /usr/bin/python3 and its python3-h5py and python3-matplotlib,
+// which only `bash scripts/setup.sh plots` installs: without them this test is skipped.
+TEST_F(CliTest, PlotScriptDrawsGrundysGameAndDawsonsChess) {
+  if (std::system("/usr/bin/python3 -c 'import h5py, matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-h5py and python3-matplotlib are not installed";
+  const std::string script = std::string(SGX_SOURCE_DIR) + "/scripts/plot_sequence.py";
+  ASSERT_EQ(run("run_octal", {"grundy", "--n", "2^14", "--quiet", "--out", path("g.h5")}).exit_code, 0);
+  ASSERT_EQ(run("run_octal", {"0.137", "--n", "1000", "--quiet", "--out", path("d.h5")}).exit_code, 0);
+  for (const char* name : {"g", "d"}) {
+    const std::string png = path(std::string(name) + ".png");
+    std::string command = "/usr/bin/python3 ";
+    command.append(quote(script)).append(" ").append(quote(path(std::string(name) + ".h5")));
+    command.append(" --out ").append(quote(png)).append(" >/dev/null");
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const std::string bytes = read_file(png);
+    ASSERT_GT(bytes.size(), 10000u) << "a real picture, not an empty file";
+    EXPECT_EQ(bytes.substr(1, 3), "PNG");
+  }
+  std::ofstream(path("bad.h5")) << "not HDF5";
+  std::string command = "/usr/bin/python3 ";
+  command.append(quote(script)).append(" ").append(quote(path("bad.h5"))).append(" 2>/dev/null");
+  EXPECT_NE(std::system(command.c_str()), 0) << "a file that is not a run is refused";
+}
+
 }  // namespace
 
