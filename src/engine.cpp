@@ -62,6 +62,7 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values)
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
   use_kernel(options_.kernel == KernelKind::Auto ? auto_kernel(rules_) : options_.kernel);
   switch_kernel_if_better();  // a resumed run may be past the point where auto switched
+  note_largest(0);
   while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
 }
 
@@ -105,6 +106,7 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
     if (options_.period_shortcut) step_end = std::min(step_end, next_period_check_);
     const auto started = std::chrono::steady_clock::now();
     kernel_->extend(values_, step_end);
+    note_largest(step_start);
     adapt_step(step_end - step_start, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     switch_kernel_if_better();
     if (options_.period_shortcut && values_.size() >= next_period_check_) {
@@ -112,11 +114,17 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
       next_period_check_ *= 2;
     }
     if (progress) {
-      Progress p{values_.size(), target, 0, live_rare_count()};
+      Progress p{values_.size(), target, max_value_, live_rare_count()};
       if (!progress(p)) return false;
     }
   }
   return true;
+}
+
+void Engine::note_largest(std::uint64_t from) {
+  values_.visit([this, from](const auto& g) {
+    for (std::uint64_t n = from; n < g.size(); ++n) max_value_ = std::max<Value>(max_value_, g[n]);
+  });
 }
 
 bool Engine::try_period_shortcut() {

@@ -284,6 +284,7 @@ TEST_F(CliTest, StatusLineShowsOnATerminalOnly) {
   const std::string screen = run_on_terminal("run_octal", args);
   EXPECT_TRUE(contains(screen, "\r\033[K n ")) << screen;
   EXPECT_TRUE(contains(screen, "values/s  elapsed ")) << screen;
+  EXPECT_TRUE(contains(screen, "  largest 2")) << "Grundy's values pass 200 by then: " << screen;
   EXPECT_TRUE(contains(screen, "\033[Kgame        4!.0")) << "the line is erased before the summary: " << screen;
 
   std::vector<std::string> quiet = args;

@@ -68,6 +68,8 @@ class Engine {
   void switch_kernel_if_better();
   void adapt_step(std::uint64_t values_done, double seconds);
   bool try_period_shortcut();
+  // Keeps max_value_ up to date with the values from index from on.
+  void note_largest(std::uint64_t from);
   void fill_from_period(std::uint64_t target);
 
   Rules rules_;
@@ -77,6 +79,7 @@ class Engine {
   KernelKind active_ = KernelKind::Naive;
   std::string kernels_used_;
   std::optional<PeriodResult> proven_period_;
+  Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t next_period_check_ = 64;
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
 };
