@@ -1,0 +1,135 @@
+#pragma once
+// Positions of impartial games: the value, who wins, and every winning move.
+//
+// A position is a list of components played side by side (a move changes exactly one):
+//   code games (kayles, 0.137, bash:M, ...)  a heap {h}
+//   wythoff                                  a pair of heaps {a, b}
+//   fibonacci                                a heap and the most the mover may take {n, limit}
+//   cut                                      a sheet {rows, columns}
+// Normal play (the player who cannot move loses): by Sprague-Grundy the value of the position is
+// the XOR of the components' values, and a move is winning exactly when it leaves value 0. Note
+// that a winning option of component i has value G(i) ^ total, and that value may be larger than
+// G(i) as well as smaller (options can have values above their heap's own), so every option is
+// examined, never only the smaller values.
+// Misere play (whoever makes the last move, taking the last token, loses): no XOR shortcut in general
+// (Conway, On Numbers and Games ch. 12; Plambeck's misere quotients), so positions are searched
+// whole, memoised over multisets of heaps, up to a size limit. Nim has Bouton's exact rule.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sgx/rules.hpp"
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+// A position this module cannot solve as asked (a heap beyond a limit, a rule that does not
+// apply). The message names the limit and the way around it; the tools treat it as bad input.
+class SolveError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class GameKind { Code, Wythoff, Fibonacci, Cut };
+
+struct SolveGame {
+  GameKind kind = GameKind::Code;
+  // What reports call the game: the canonical code ("0.77"), or "bash:3", "wythoff", "fibonacci",
+  // "cut".
+  std::string name;
+  // For the reader: "Kayles", "take 1 to 3, the code 0.333", ... ("" when the name says it all).
+  std::string description;
+  std::optional<Rules> rules;   // code games, bash included
+  std::uint64_t bash_take = 0;  // M of bash:M, 0 for other games
+  bool nim = false;             // the code is Nim (0.[3]): G(n) = n, Bouton's rules apply
+};
+
+// A game's name as sg_solve takes it: bash:M, wythoff, fibonacci, cut, or anything parse_rules
+// accepts. Throws ParseError for a malformed code, SolveError for bash:M with a bad M.
+SolveGame parse_solve_game(std::string_view text);
+
+// One component of a position (see the table at the top of this file).
+using Component = std::vector<std::uint64_t>;
+
+// The command-line words of a position: heaps for code games and fibonacci (a fibonacci heap at
+// the start is "20", later "18/4" for 18 tokens of which at most 4 may be taken), pairs of heaps
+// for wythoff (two words per game), sheets "4x7" for cut. Throws SolveError naming the word.
+std::vector<Component> parse_position(const SolveGame& game, const std::vector<std::string>& words);
+
+// One component as text: "3", "(3, 5)", "18/4", "4x7".
+std::string component_text(const SolveGame& game, const Component& component);
+
+struct Move {
+  std::size_t index = 0;  // which component, counting from 0
+  Component from;
+  std::vector<Component> to;  // what the move leaves in its place (nothing when a heap is taken)
+  friend bool operator==(const Move&, const Move&) = default;
+};
+
+struct Solution {
+  // Normal play: the Sprague-Grundy value of the position. Misere play: the misere Grundy value of
+  // the whole position, G-(terminal) = 1 (not a XOR of anything). Empty when not computed (a
+  // single Fibonacci Nim or Wythoff game too large for the value table; its outcome is exact).
+  std::optional<std::uint64_t> value;
+  bool mover_wins = false;
+  std::vector<Move> winning_moves;  // ordered by component, then as the moves are enumerated
+  std::string method;               // how the answer was found, for the reader
+};
+
+struct SolveOptions {
+  bool misere = false;
+  // Normal-play values of a code game stored in a run file, used instead of the engine.
+  const Sequence* stored_values = nullptr;
+  std::string stored_name;  // the file, for messages
+};
+
+Solution solve(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options);
+
+// ---- Code games, one heap at a time ----
+
+// Calls visit with every option of one heap (the heaps left, non-empty, increasing), each
+// distinct multiset once: taking all, one heap, two heaps a <= b (a < b with '!'), three heaps.
+void for_each_option(const Rules& rules, std::uint64_t heap,
+                     const std::function<void(const std::vector<std::uint64_t>&)>& visit);
+
+// The options of for_each_option, listed.
+std::vector<std::vector<std::uint64_t>> heap_options(const Rules& rules, std::uint64_t heap);
+
+// Misere play, Bouton: with some heap >= 2 the player to move wins exactly when the nim-sum is
+// non-zero; with every heap <= 1, exactly when the number of heaps of one is even. The misere
+// Grundy value is the nim-sum, or the nim-sum ^ 1 when every heap is <= 1 (Nim is tame).
+std::uint64_t misere_nim_value(const std::vector<std::uint64_t>& heaps);
+
+// Misere Grundy values of code-game positions by a search over sorted multisets of heaps, memoised.
+// Refuses (SolveError) positions of more than token_limit tokens or searches beyond entry_limit.
+class MisereSearch {
+ public:
+  static constexpr std::uint64_t kDefaultTokenLimit = 40;
+  static constexpr std::uint64_t kDefaultEntryLimit = 2'000'000;
+
+  explicit MisereSearch(Rules rules, std::uint64_t token_limit = kDefaultTokenLimit,
+                        std::uint64_t entry_limit = kDefaultEntryLimit);
+  ~MisereSearch();
+  MisereSearch(const MisereSearch&) = delete;
+  MisereSearch& operator=(const MisereSearch&) = delete;
+
+  std::uint64_t value(const std::vector<std::uint64_t>& heaps);
+  std::uint64_t positions_searched() const;
+
+ private:
+  struct Memo;
+  std::uint64_t search(const std::string& state);  // state: sorted heap sizes, one byte each
+
+  Rules rules_;
+  std::uint64_t token_limit_;
+  std::uint64_t entry_limit_;
+  std::unique_ptr<Memo> memo_;
+};
+
+}  // namespace sgx
