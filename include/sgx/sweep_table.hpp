@@ -1,0 +1,56 @@
+#pragma once
+// The CSV file of a sweep, written as games finish so that a killed sweep loses only the games in
+// progress. Each row is appended in one write and flushed to disk (fsync) before the next game is
+// counted as done. Resuming reads the rows back, drops a trailing line cut short by the kill, and
+// reports which games are already done so that none is computed or written twice.
+// When the sweep is complete, the file is rewritten once (temporary file, fsync, rename) in sweep
+// order with the equivalences marked.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sgx/sweep.hpp"
+
+namespace sgx {
+
+class SweepTable {
+ public:
+  // Opens path for the sweep over games. A new table refuses an existing file (it may hold a long
+  // sweep: resuming is asked for explicitly); resume continues the file, or starts it when it does
+  // not exist yet. Throws SweepInputError when the file is not this sweep's table (another header,
+  // a damaged line, a game outside the sweep, a game twice, rows made with other settings) and
+  // std::runtime_error when it cannot be read or written.
+  SweepTable(std::string path, const std::vector<std::string>& games, const SweepSettings& settings, bool resume);
+  ~SweepTable();
+  SweepTable(const SweepTable&) = delete;
+  SweepTable& operator=(const SweepTable&) = delete;
+
+  // Rows already in the file, indexed like games (game empty where not done yet).
+  const std::vector<SweepRow>& rows() const { return rows_; }
+  // Indices of the games still to compute, in sweep order.
+  std::vector<std::size_t> pending() const;
+  // The rows found in the file when it was opened, and whether a cut-short line was dropped.
+  std::size_t resumed_rows() const { return resumed_rows_; }
+  bool dropped_partial_line() const { return dropped_partial_line_; }
+
+  // Appends the row of game index, durably. A game already in the table is a logic error.
+  void append(std::size_t index, const SweepRow& row);
+  // True when every game has its row.
+  bool complete() const;
+  // Rewrites the file in sweep order with the equivalences marked, and returns those rows.
+  std::vector<SweepRow> finish();
+
+ private:
+  void read_existing(const std::vector<std::string>& games, const SweepSettings& settings);
+  void write_line(const std::string& line);
+
+  std::string path_;
+  int fd_ = -1;
+  std::vector<SweepRow> rows_;
+  std::vector<bool> done_;
+  std::size_t resumed_rows_ = 0;
+  bool dropped_partial_line_ = false;
+};
+
+}  // namespace sgx

@@ -1,0 +1,356 @@
+// Sweeps: patterns and game lists, one game's row, the CSV table, equivalence marks, and the table
+// file that survives a kill.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sgx/sweep.hpp"
+#include "sgx/sweep_table.hpp"
+
+namespace sgx {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The message of the SweepInputError that f throws ("" if it throws none).
+template <class F>
+std::string input_error(F&& f) {
+  try {
+    f();
+  } catch (const SweepInputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(SweepPattern, QuestionMarksAreOctalDigitsLastOneFastest) {
+  const auto two = expand_pattern("0.??");
+  ASSERT_EQ(two.size(), 64u);
+  EXPECT_EQ(two[0], "0.00");
+  EXPECT_EQ(two[1], "0.01");
+  EXPECT_EQ(two[8], "0.10");
+  EXPECT_EQ(two[63], "0.77");
+  EXPECT_EQ(expand_pattern("0.???").size(), 512u);
+  const auto lasker_like = expand_pattern("4.??");
+  ASSERT_EQ(lasker_like.size(), 64u);
+  EXPECT_EQ(lasker_like.front(), "4.00");
+}
+
+TEST(SweepPattern, ClassesAreSortedDigitSetsAndLiteralsStay) {
+  const auto games = expand_pattern("0.[0-3]?7");
+  ASSERT_EQ(games.size(), 32u);
+  EXPECT_EQ(games.front(), "0.007");
+  EXPECT_EQ(games[1], "0.017");
+  EXPECT_EQ(games.back(), "0.377");
+  EXPECT_EQ(expand_pattern("0.[731]"), (std::vector<std::string>{"0.1", "0.3", "0.7"}));
+  EXPECT_EQ(expand_pattern("0.[1-31]"), (std::vector<std::string>{"0.1", "0.2", "0.3"})) << "each game once";
+  EXPECT_EQ(expand_pattern("0.[Ef]"), (std::vector<std::string>{"0.E", "0.F"}));
+  EXPECT_EQ(expand_pattern("kayles"), (std::vector<std::string>{"kayles"}));
+  EXPECT_EQ(expand_pattern("0.137"), (std::vector<std::string>{"0.137"}));
+}
+
+TEST(SweepPattern, ErrorsNameThePositionInThePattern) {
+  EXPECT_TRUE(contains(input_error([] { expand_pattern("0.[3-1]"); }), "'0.[3-1]' at character 4: empty range"));
+  EXPECT_TRUE(contains(input_error([] { expand_pattern("0.[37"); }), "at character 3: '[' is never closed"));
+  EXPECT_TRUE(contains(input_error([] { expand_pattern("0.3]"); }), "at character 4: ']' without a '['"));
+  EXPECT_TRUE(contains(input_error([] { expand_pattern("0.[x]"); }), "at character 4: 'x' in a [class]"));
+  EXPECT_TRUE(contains(input_error([] { expand_pattern("0.[]"); }), "at character 3: empty class"));
+  EXPECT_TRUE(contains(input_error([] { expand_pattern(""); }), "empty pattern"));
+  // Errors parse_rules finds in an expansion point back at the pattern's character.
+  const std::string d0 = input_error([] { expand_pattern("?.7"); });
+  EXPECT_TRUE(contains(d0, "'?.7' at character 1: d0 must be 0, 4, 8 or C")) << d0;
+  EXPECT_TRUE(contains(d0, "(in 1.7)")) << d0;
+  const std::string digit = input_error([] { expand_pattern("0.[1-2]x"); });
+  EXPECT_TRUE(contains(digit, "at character 8: 'x' is not a hexadecimal digit")) << digit;
+  const std::string huge = input_error([] { expand_pattern("0.???????"); });
+  EXPECT_TRUE(contains(huge, "more than 1048576 games")) << huge;
+}
+
+TEST(SweepGameList, ReadsOneGamePerLineWithComments) {
+  std::istringstream text("# a few classics\n0.77   # Kayles\n\n  0.137\r\nsub:1,3,4\n4!.0\n");
+  EXPECT_EQ(read_game_list(text, "games.txt"), (std::vector<std::string>{"0.77", "0.137", "sub:1,3,4", "4!.0"}));
+}
+
+TEST(SweepGameList, RefusesBadGamesRepeatsAndEmptyLists) {
+  std::istringstream bad("0.77\n0.1x\n");
+  const std::string bad_error = input_error([&] { read_game_list(bad, "games.txt"); });
+  EXPECT_TRUE(contains(bad_error, "games.txt line 2: invalid game '0.1x'")) << bad_error;
+  std::istringstream twice("0.77\n0.07\n0.77\n");
+  const std::string twice_error = input_error([&] { read_game_list(twice, "games.txt"); });
+  EXPECT_TRUE(contains(twice_error, "line 3: 0.77 is listed twice (first on line 1)")) << twice_error;
+  std::istringstream empty("# nothing\n\n");
+  EXPECT_TRUE(contains(input_error([&] { read_game_list(empty, "games.txt"); }), "lists no games"));
+}
+
+// One thread per game: small games gain nothing from more, and a busy machine slows them down.
+SweepSettings until_proven() {
+  SweepSettings settings;
+  settings.until_proven = true;
+  settings.threads = 1;
+  return settings;
+}
+
+TEST(SweepGame, UntilProvenStopsAtTheFirstSizeThatProves) {
+  SweepSettings settings = until_proven();
+  const SweepRow kayles = sweep_game("0.77", settings);
+  EXPECT_EQ(kayles.n, 4096u);
+  EXPECT_TRUE(kayles.period_found);
+  EXPECT_EQ(kayles.period, 12u);
+  EXPECT_EQ(kayles.preperiod, 71u);
+  EXPECT_TRUE(kayles.proven);
+  EXPECT_EQ(kayles.theorem, "guy-smith");
+  EXPECT_EQ(kayles.max_value, 8u);
+  EXPECT_EQ(kayles.max_at, 27u);
+  EXPECT_EQ(kayles.last_rare, 70);
+  EXPECT_EQ(kayles.equivalent_to, "");
+  EXPECT_EQ(kayles.sequence_hash.size(), 16u);
+
+  // Grundy's game is never proven: it goes to the cap.
+  settings.cap = 10000;
+  const SweepRow grundy = sweep_game("4!.0", settings);
+  EXPECT_EQ(grundy.n, 10000u);
+  EXPECT_FALSE(grundy.proven);
+  EXPECT_TRUE(row_fits_settings(grundy, settings));
+  EXPECT_TRUE(row_fits_settings(kayles, settings));
+}
+
+TEST(SweepGame, FixedNComputesExactlyN) {
+  SweepSettings settings;
+  settings.n = 150;
+  settings.threads = 1;
+  const SweepRow dawson = sweep_game("0.137", settings);
+  EXPECT_EQ(dawson.n, 150u);
+  EXPECT_EQ(dawson.period, 34u);
+  EXPECT_FALSE(dawson.proven) << "the proof needs 175 values";
+  EXPECT_TRUE(row_fits_settings(dawson, settings));
+  settings.n = 151;
+  EXPECT_FALSE(row_fits_settings(dawson, settings));
+}
+
+TEST(SweepGame, SameSequenceSameHashWhateverTheCode) {
+  const SweepSettings settings = until_proven();
+  const SweepRow seven = sweep_game("0.7", settings);
+  const SweepRow seventy = sweep_game("0.70", settings);
+  EXPECT_EQ(seven.sequence_hash, seventy.sequence_hash);
+  EXPECT_EQ(seventy.equivalent_to, "0.7");
+  EXPECT_NE(sweep_game("0.07", settings).sequence_hash, sweep_game("0.137", settings).sequence_hash)
+      << "0.07 is 0.137 shifted by one: not the same sequence";
+}
+
+TEST(SweepGame, RowsFitOnlyTheSizesTheDoublingPasses) {
+  SweepSettings settings;
+  settings.until_proven = true;
+  settings.cap = 40000;
+  SweepRow row;
+  row.proven = true;
+  for (std::uint64_t n : {4096u, 8192u, 16384u, 32768u, 40000u}) {
+    row.n = n;
+    EXPECT_TRUE(row_fits_settings(row, settings)) << n;
+  }
+  row.n = 5000;
+  EXPECT_FALSE(row_fits_settings(row, settings));
+  row.n = 8192;
+  row.proven = false;
+  EXPECT_FALSE(row_fits_settings(row, settings)) << "an unproven game stops only at the cap";
+}
+
+SweepRow sample_row(const std::string& game, const std::string& hash) {
+  SweepRow row;
+  row.game = game;
+  row.n = 4096;
+  row.period_found = true;
+  row.period = 12;
+  row.preperiod = 71;
+  row.saltus = -3;
+  row.proven = true;
+  row.theorem = "guy-smith";
+  row.max_value = 8;
+  row.max_at = 27;
+  row.rare_mask = 0xfe;
+  row.rare_count = 10;
+  row.last_rare = 70;
+  row.sequence_hash = hash;
+  row.seconds = 1.25;
+  return row;
+}
+
+TEST(SweepCsv, RowsRoundTripThroughTheirLine) {
+  const SweepRow row = sample_row("0.77", "0123456789abcdef");
+  const std::string line = to_csv_line(row);
+  EXPECT_EQ(line, "0.77,4096,12,71,-3,true,guy-smith,8,27,0xfe,10,70,,0123456789abcdef,1.250");
+  EXPECT_EQ(parse_csv_line(line), row);
+  EXPECT_EQ(sweep_csv_header(),
+            "game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,rare_count,last_rare,"
+            "equivalent_to,sequence_hash,seconds");
+
+  SweepRow unfound = sample_row("sub:1,3,4", "fedcba9876543210");
+  unfound.period_found = false;
+  unfound.period = unfound.preperiod = 0;
+  unfound.saltus = 0;
+  unfound.proven = false;
+  unfound.theorem = "";
+  unfound.last_rare = -1;
+  const std::string quoted = to_csv_line(unfound);
+  EXPECT_EQ(quoted.rfind("\"sub:1,3,4\",4096,,,,false,,", 0), 0u) << quoted;
+  EXPECT_EQ(parse_csv_line(quoted), unfound);
+}
+
+TEST(SweepCsv, MalformedLinesAreRefused) {
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096"); }), "2 fields"));
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,40x6,12,71,0,true,guy-smith,8,27,0xf,10,70,,0123456789abcdef,0.1"); }),
+                       "n is '40x6'"));
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,yes,guy-smith,8,27,0xf,10,70,,0123456789abcdef,0.1"); }),
+                       "not true or false"));
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,true,guy-smith,8,27,0xf,10,70,,0123456789abcdef,ab"); }),
+                       "seconds is 'ab'"));
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("\"0.77,4096"); }), "never closed"));
+}
+
+TEST(SweepCsv, JsonAndMarkdownCarryTheSameRow) {
+  const SweepRow row = sample_row("0.77", "0123456789abcdef");
+  EXPECT_EQ(to_json_line(row),
+            "{\"game\": \"0.77\", \"n\": 4096, \"period\": 12, \"preperiod\": 71, \"saltus\": -3, \"proven\": true, "
+            "\"theorem\": \"guy-smith\", \"max_value\": 8, \"max_at\": 27, \"rare_mask\": 254, \"rare_count\": 10, "
+            "\"last_rare\": 70, \"equivalent_to\": \"\", \"sequence_hash\": \"0123456789abcdef\", \"seconds\": 1.25}");
+  const std::string table = markdown_table({row});
+  std::istringstream lines(table);
+  std::string header, rule, body;
+  std::getline(lines, header);
+  std::getline(lines, rule);
+  std::getline(lines, body);
+  EXPECT_EQ(header.rfind("| game | n    | period | preperiod | saltus | proven", 0), 0u) << header;
+  EXPECT_EQ(rule.rfind("|------|------|", 0), 0u) << rule;
+  EXPECT_TRUE(contains(body, "| yes (guy-smith) | 8 @27   | 0xfe      |")) << body;
+  EXPECT_EQ(header.size(), body.size()) << "columns line up";
+}
+
+TEST(SweepEquivalence, MarksCanonicalFormsAndRepeatedSequencesNeverMerges) {
+  std::vector<SweepRow> rows = {sample_row("0.10", "aaaaaaaaaaaaaaaa"), sample_row("0.13", "aaaaaaaaaaaaaaaa"),
+                                sample_row("0.77", "bbbbbbbbbbbbbbbb"), sample_row("0.70", "cccccccccccccccc"),
+                                sample_row("0.75", "bbbbbbbbbbbbbbbb"), sample_row("0.76", "dddddddddddddddd")};
+  rows[5].equivalent_to = "0.1";  // stale marks are recomputed
+  mark_equivalent_games(rows);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0].equivalent_to, "0.1") << "0.10 is written 0.1";
+  EXPECT_EQ(rows[1].equivalent_to, "0.1") << "same sequence as 0.10, whose code is 0.1";
+  EXPECT_EQ(rows[2].equivalent_to, "");
+  EXPECT_EQ(rows[3].equivalent_to, "0.7");
+  EXPECT_EQ(rows[4].equivalent_to, "0.77");
+  EXPECT_EQ(rows[5].equivalent_to, "");
+}
+
+class SweepTableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device rd;
+    dir_ = fs::temp_directory_path() / ("sgx-sweep-" + std::to_string(rd()));
+    fs::create_directories(dir_);
+    path_ = (dir_ / "table.csv").string();
+    settings_.n = 4096;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string file_text() const {
+    std::ifstream in(path_, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  void write_file(const std::string& text) const { std::ofstream(path_, std::ios::binary) << text; }
+  SweepRow row(const std::string& game) const {
+    SweepRow r = sample_row(game, "0123456789abcdef");
+    r.saltus = 0;
+    return r;
+  }
+
+  fs::path dir_;
+  std::string path_;
+  SweepSettings settings_;
+  const std::vector<std::string> games_ = {"0.77", "0.07", "0.137"};
+};
+
+TEST_F(SweepTableTest, NewTableWritesTheHeaderAndEachRowAtOnce) {
+  SweepTable table(path_, games_, settings_, false);
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
+  EXPECT_EQ(table.pending(), (std::vector<std::size_t>{0, 1, 2}));
+  table.append(2, row("0.137"));
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n" + to_csv_line(row("0.137")) + "\n");
+  EXPECT_THROW(table.append(2, row("0.137")), std::logic_error);
+  EXPECT_FALSE(table.complete());
+}
+
+TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
+  {
+    SweepTable table(path_, games_, settings_, false);
+    table.append(1, row("0.07"));
+    table.append(2, row("0.137"));
+    table.append(0, row("0.77"));
+    const auto rows = table.finish();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].game, "0.77");
+    EXPECT_EQ(rows[1].equivalent_to, "0.77") << "the rows share a hash here";
+  }
+  std::istringstream lines(file_text());
+  std::vector<std::string> games;
+  for (std::string line; std::getline(lines, line);) games.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(games, (std::vector<std::string>{"game", "0.77", "0.07", "0.137"}));
+  EXPECT_FALSE(fs::exists(path_ + ".tmp"));
+}
+
+TEST_F(SweepTableTest, AnExistingFileIsOnlyResumedWhenAsked) {
+  write_file("precious\n");
+  const std::string error = input_error([&] { SweepTable(path_, games_, settings_, false); });
+  EXPECT_TRUE(contains(error, "already exists: --resume continues")) << error;
+  EXPECT_EQ(file_text(), "precious\n");
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "not a sg_sweep table"));
+  EXPECT_EQ(file_text(), "precious\n");
+}
+
+TEST_F(SweepTableTest, ResumeKeepsFinishedRowsAndDropsTheOneCutShort) {
+  const std::string kept = sweep_csv_header() + "\n" + to_csv_line(row("0.07")) + "\n";
+  write_file(kept + to_csv_line(row("0.77")).substr(0, 20));
+  SweepTable table(path_, games_, settings_, true);
+  EXPECT_EQ(table.resumed_rows(), 1u);
+  EXPECT_TRUE(table.dropped_partial_line());
+  EXPECT_EQ(table.pending(), (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(file_text(), kept) << "the cut-short line is gone from the file";
+  table.append(0, row("0.77"));
+  EXPECT_EQ(file_text(), kept + to_csv_line(row("0.77")) + "\n");
+}
+
+TEST_F(SweepTableTest, ResumeStartsAMissingOrHeaderlessTable) {
+  {
+    SweepTable table(path_, games_, settings_, true);
+    EXPECT_EQ(table.pending().size(), 3u);
+  }
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
+  write_file(sweep_csv_header().substr(0, 10));  // killed while writing the header
+  SweepTable table(path_, games_, settings_, true);
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
+}
+
+TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
+  const std::string header = sweep_csv_header() + "\n";
+  write_file(header + to_csv_line(row("0.6")) + "\n");
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }),
+                       "line 2: 0.6 is not in this sweep"));
+  write_file(header + to_csv_line(row("0.07")) + "\n" + to_csv_line(row("0.07")) + "\n");
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 3: 0.07 appears twice"));
+  write_file(header + "garbage\n" + to_csv_line(row("0.07")) + "\n");
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 2: damaged row"));
+  SweepSettings other = settings_;
+  other.n = 8192;
+  write_file(header + to_csv_line(row("0.07")) + "\n");
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, other, true); }), "computed to n = 4096"));
+}
+
+}  // namespace
+}  // namespace sgx
