@@ -2,15 +2,19 @@
 
 #include <gtest/gtest.h>
 #include <pty.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -322,5 +326,138 @@ TEST_F(CliTest, PlotScriptDrawsGrundysGameAndDawsonsChess) {
   EXPECT_NE(std::system(command.c_str()), 0) << "a file that is not a run is refused";
 }
 
-}  // namespace
+// ---- sg_sweep ----
 
+// The rows of a sweep table (header left out), each without its last column, seconds, sorted.
+std::vector<std::string> rows_without_seconds(const std::string& csv) {
+  std::vector<std::string> rows = lines(csv);
+  if (!rows.empty()) rows.erase(rows.begin());
+  for (auto& row : rows) row = row.substr(0, row.rfind(','));
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+TEST_F(CliTest, SgSweepTablesEveryTwoDigitOctalGame) {
+  // One thread per game: tiny games gain nothing from more, and lose a lot on a busy machine.
+  Result r = run("sg_sweep", {"--codes", "0.??", "--n", "4096", "--threads", "1", "--out", path("t.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const auto csv = lines(read_file(path("t.csv")));
+  ASSERT_EQ(csv.size(), 65u);
+  EXPECT_EQ(csv[0].rfind("game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,", 0), 0u);
+  // Rows in pattern order; the values MATH.md lists: Kayles, Dawson's Kayles, Guiles.
+  EXPECT_EQ(csv[1].rfind("0.00,4096,1,0,0,true,subtraction-window,0,0,0x0,4096,4095,0.0,", 0), 0u) << csv[1];
+  EXPECT_EQ(csv[8].rfind("0.07,4096,34,53,0,true,guy-smith,9,86,", 0), 0u) << csv[8];
+  EXPECT_EQ(csv[14].rfind("0.15,4096,10,1,0,true,guy-smith,", 0), 0u) << csv[14];
+  EXPECT_EQ(csv[64].rfind("0.77,4096,12,71,0,true,guy-smith,8,27,0xf,10,70,,", 0), 0u) << csv[64];
+  // Marked, not merged: 0.70 is 0.7 written with a trailing zero, 0.61 has the values of 0.60.
+  EXPECT_EQ(csv[57].rfind("0.70,4096,2,0,0,true,guy-smith,1,1,0x1,2048,4094,0.7,", 0), 0u) << csv[57];
+  EXPECT_EQ(csv[50].rfind("0.61,", 0), 0u) << csv[50];
+  EXPECT_TRUE(contains(csv[50], ",0.6,")) << csv[50];
+  const auto table = lines(r.out);
+  ASSERT_EQ(table.size(), 66u) << "Markdown: header, rule and one line per game";
+  EXPECT_EQ(table[0].rfind("| game | n    | period | preperiod | saltus | proven", 0), 0u) << table[0];
+  EXPECT_EQ(table[65].rfind("| 0.77 | 4096 | 12     | 71        | 0      | yes (guy-smith)", 0), 0u) << table[65];
+}
+
+TEST_F(CliTest, SgSweepUntilProvenDoublesUpToTheCap) {
+  std::ofstream(path("games.txt")) << "# proven early, and never proven\nkayles\n4!.0\n";
+  Result r = run("sg_sweep", {"--codes", "games.txt", "--until-proven", "--cap", "2^13", "--threads", "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = lines(r.out);
+  ASSERT_EQ(json.size(), 2u) << r.out;
+  EXPECT_EQ(json[0].rfind("{\"game\": \"kayles\", \"n\": 4096, \"period\": 12, \"preperiod\": 71, \"saltus\": 0, "
+                          "\"proven\": true, \"theorem\": \"guy-smith\"", 0), 0u)
+      << json[0];
+  EXPECT_TRUE(contains(json[0], "\"equivalent_to\": \"0.77\"")) << json[0];
+  EXPECT_EQ(json[1].rfind("{\"game\": \"4!.0\", \"n\": 8192, ", 0), 0u) << json[1];
+  EXPECT_TRUE(contains(json[1], "\"proven\": false, \"theorem\": \"\"")) << json[1];
+}
+
+TEST_F(CliTest, SgSweepBadInputGetsOneLineAndExitTwo) {
+  std::ofstream(path("kept.csv")) << "precious\n";
+  const std::vector<std::vector<std::string>> cases = {
+      {"--codes", "0.[3-1]", "--n", "10"},
+      {"--n", "10"},
+      {"--codes", "0.??", "--n", "10", "--until-proven"},
+      {"--codes", "0.??", "--n", "10", "--cap", "2^12"},
+      {"--codes", "0.??", "--resume"},
+      {"--codes", "0.??", "--n", "-1"},
+      {"--codes", "0.??", "--json", "--quiet"},
+      {"--codes", "?.7", "--n", "10"},
+      {"--codes", "0.??", "--n", "10", "--out", "kept.csv"},
+      {"--codes", "0.??", "--n", "10", "--out", "kept.csv", "--resume"},
+  };
+  for (const auto& args : cases) {
+    Result r = run("sg_sweep", args);
+    std::string shown;
+    for (const auto& a : args) shown.append("[").append(a).append("] ");
+    EXPECT_EQ(r.exit_code, 2) << shown << r.err;
+    EXPECT_EQ(lines(r.err).size(), 1u) << shown << r.err;
+    EXPECT_EQ(r.err.rfind("sg_sweep: ", 0), 0u) << shown << r.err;
+    EXPECT_TRUE(r.out.empty()) << shown << r.out;
+  }
+  EXPECT_EQ(read_file(path("kept.csv")), "precious\n") << "a file that is not this sweep's table is left alone";
+  Result help = run("sg_sweep", {"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "Examples:")) << help.out;
+}
+
+// Starts a tool in dir without waiting for it; its output goes nowhere.
+pid_t start_tool(const fs::path& dir, const std::string& tool, const std::vector<std::string>& args) {
+  const std::string program = std::string(SGX_BIN_DIR) + "/" + tool;
+  std::vector<char*> argv = {const_cast<char*>(program.c_str())};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(127);
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+TEST_F(CliTest, SgSweepKilledAndResumedLosesNoRowAndRepeatsNone) {
+  // Games of tens of milliseconds each at 2^13 values, so that the kill lands mid-sweep.
+  std::ofstream(path("games.txt")) << "0.04\n0.06\n0.14\n0.16\n0.36\n0.37\n0.56\n0.64\n0.74\n0.76\n";
+  auto sweep_into = [](const std::string& file, bool resume) {
+    std::vector<std::string> args = {"--codes", "games.txt", "--n", "2^13", "--threads", "1", "--quiet", "--out", file};
+    if (resume) args.push_back("--resume");
+    return args;
+  };
+  ASSERT_EQ(run("sg_sweep", sweep_into("whole.csv", false)).exit_code, 0);
+
+  const pid_t pid = start_tool(dir_, "sg_sweep", sweep_into("cut.csv", false));
+  ASSERT_GT(pid, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (lines(read_file(path("cut.csv"))).size() < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before the kill: the test needs slower games";
+
+  const std::string cut = read_file(path("cut.csv"));
+  std::vector<std::string> finished = lines(cut.substr(0, cut.rfind('\n') + 1));
+  finished.erase(finished.begin());
+  ASSERT_GE(finished.size(), 2u);
+  ASSERT_LT(finished.size(), 10u);
+  // A kill in the middle of a write leaves part of a row behind: resuming must drop it.
+  if (cut.back() == '\n') std::ofstream(path("cut.csv"), std::ios::app) << "0.77,81";
+
+  Result resumed = run("sg_sweep", sweep_into("cut.csv", true));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const std::string table = read_file(path("cut.csv"));
+  EXPECT_EQ(rows_without_seconds(table), rows_without_seconds(read_file(path("whole.csv"))));
+  // Every row finished before the kill is there as it was, seconds included: never computed again.
+  for (const std::string& row : finished) EXPECT_TRUE(contains(table, row + "\n")) << row;
+  std::vector<std::string> games;
+  for (const auto& row : lines(table)) games.push_back(row.substr(0, row.find(',')));
+  std::sort(games.begin(), games.end());
+  EXPECT_EQ(std::adjacent_find(games.begin(), games.end()), games.end()) << "no game twice";
+  EXPECT_EQ(games.size(), 11u) << "the header and ten games";
+}
+
+}  // namespace

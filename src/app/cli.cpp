@@ -7,6 +7,7 @@
 #include "sgx/numbers.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/store.hpp"
+#include "sgx/sweep.hpp"
 
 namespace sgx::cli {
 
@@ -33,6 +34,8 @@ int run_tool(const char* tool, const std::function<int()>& body) {
   } catch (const ParseError& e) {
     return fail(tool, e.what(), kExitUsage);
   } catch (const NumberError& e) {
+    return fail(tool, e.what(), kExitUsage);
+  } catch (const SweepInputError& e) {
     return fail(tool, e.what(), kExitUsage);
   } catch (const boost::program_options::error& e) {
     return fail(tool, e.what(), kExitUsage);
