@@ -2,7 +2,8 @@
 # Set up a Debian 12 machine for sgx, build it, and run it or test it.
 #
 #   bash scripts/setup.sh run     install what is missing, build (Release), run a sample computation
-#   bash scripts/setup.sh test    install, build with -Werror, run the tests, the MPI sweep test, then ASan+UBSan
+#   bash scripts/setup.sh test    install (plot packages too), build with -Werror, run the tests, the MPI
+#                                 sweep test, then ASan+UBSan
 #   bash scripts/setup.sh deps    only install the Debian packages
 #   bash scripts/setup.sh plots   only install the Python packages the plot scripts use
 #
@@ -23,7 +24,7 @@ BUILD_PACKAGES=(
 PLOT_PACKAGES=(python3-h5py python3-matplotlib)
 
 usage() {
-  sed -n '2,7s/^# \{0,1\}//p' "$0"
+  sed -n '2,8s/^# \{0,1\}//p' "$0"
 }
 
 step() { printf '== %s\n' "$*"; }
@@ -96,7 +97,12 @@ if [ "$mode" = plots ]; then
   exit 0
 fi
 
-install_packages "${BUILD_PACKAGES[@]}"
+if [ "$mode" = test ]; then
+  # The tests also run the plot script and read files with h5py: install those too.
+  install_packages "${BUILD_PACKAGES[@]}" "${PLOT_PACKAGES[@]}"
+else
+  install_packages "${BUILD_PACKAGES[@]}"
+fi
 if [ "$mode" = deps ]; then
   exit 0
 fi
