@@ -7,6 +7,7 @@
 #include "sgx/numbers.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/store.hpp"
+#include "sgx/version.hpp"
 #include "sgx/sweep.hpp"
 
 namespace sgx::cli {
@@ -46,6 +47,30 @@ int run_tool(const char* tool, const std::function<int()>& body) {
   } catch (const std::exception& e) {
     return fail(tool, e.what(), kExitFailure);
   }
+}
+
+bool parse_command_line(const char* tool, int argc, char** argv, boost::program_options::options_description& visible,
+                        boost::program_options::variables_map& vm, std::vector<std::string>* words, int max_words) {
+  namespace po = boost::program_options;
+  visible.add_options()("help,h", "show this help")("version", "show the version");
+  po::options_description all;
+  all.add(visible);
+  po::positional_options_description positional;
+  if (words) {
+    all.add_options()("word", po::value(words));
+    positional.add("word", max_words);
+  }
+  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    return false;
+  }
+  if (vm.count("version")) {
+    std::cout << tool << " (sgx) " << kVersion << "\n";
+    return false;
+  }
+  return true;
 }
 
 std::uint64_t parse_n(const std::string& option, const std::string& text) {

@@ -3,10 +3,12 @@
 // Exit codes: 0 success, 1 runtime failure (a file could not be written, ...), 2 usage or input
 // error. Errors print as "tool: message" and a hint to --help; never a stack trace.
 
+#include <boost/program_options.hpp>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sgx::cli {
 
@@ -22,6 +24,13 @@ class UsageError : public std::runtime_error {
 
 // Runs body, turning every exception into a one-line message and the right exit code.
 int run_tool(const char* tool, const std::function<int()>& body);
+
+// Parses a tool's command line: the options in visible (--help and --version are added here) and,
+// when words is given, the words that are no option (at most max_words; -1: any number).
+// Returns false when --help or --version was answered: the tool then exits 0.
+bool parse_command_line(const char* tool, int argc, char** argv, boost::program_options::options_description& visible,
+                        boost::program_options::variables_map& vm, std::vector<std::string>* words = nullptr,
+                        int max_words = -1);
 
 // The number of values, as --n takes it (1e7, 2^30, 1000000), with the option named in errors.
 std::uint64_t parse_n(const std::string& option, const std::string& text);

@@ -9,7 +9,6 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
-#include "sgx/version.hpp"
 
 namespace po = boost::program_options;
 
@@ -64,25 +63,9 @@ int run(int argc, char** argv) {
   bool json = false, table = false;
   po::options_description visible(kUsage);
   visible.add_options()("json", po::bool_switch(&json), "print one JSON object per file, one per line")(
-      "table", po::bool_switch(&table), "print one aligned table row per file")("help,h", "show this help")(
-      "version", "show the version");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value(&files));
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", -1);
+      "table", po::bool_switch(&table), "print one aligned table row per file");
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << visible << "\n";
-    return cli::kExitOk;
-  }
-  if (vm.count("version")) {
-    std::cout << kTool << " (sgx) " << kVersion << "\n";
-    return cli::kExitOk;
-  }
+  if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &files)) return cli::kExitOk;
   if (files.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
   if (json && table) throw cli::UsageError("--json and --table: choose one");
 

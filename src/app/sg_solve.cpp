@@ -8,7 +8,6 @@
 #include "sgx/report.hpp"
 #include "sgx/solve.hpp"
 #include "sgx/store.hpp"
-#include "sgx/version.hpp"
 
 namespace po = boost::program_options;
 
@@ -166,25 +165,9 @@ int run(int argc, char** argv) {
   po::options_description visible(kUsage);
   visible.add_options()("misere", po::bool_switch(&misere), "misere play: whoever makes the last move loses")(
       "json", po::bool_switch(&json), "print one JSON object")("from", po::value(&from)->value_name("FILE.h5"),
-                                                               "heap values of the game from a run_octal file")(
-      "help,h", "show this help")("version", "show the version");
-  po::options_description hidden;
-  hidden.add_options()("word", po::value(&words));
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("word", -1);
+                                                               "heap values of the game from a run_octal file");
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << visible << "\n";
-    return cli::kExitOk;
-  }
-  if (vm.count("version")) {
-    std::cout << kTool << " (sgx) " << kVersion << "\n";
-    return cli::kExitOk;
-  }
+  if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &words)) return cli::kExitOk;
   if (words.empty()) throw cli::UsageError("no game given: e.g. sg_solve nim 3 4 5");
   if (words.size() == 1)
     throw cli::UsageError(std::string("no position given: e.g. sg_solve ").append(words[0]).append(" 3 4 5"));
