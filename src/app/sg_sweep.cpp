@@ -10,7 +10,6 @@
 #include "cli.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
-#include "sgx/version.hpp"
 #include "sweep_cluster.hpp"
 
 namespace po = boost::program_options;
@@ -130,20 +129,9 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
       ("resume", po::bool_switch(&o.resume), "continue the sweep in --out: finished games are kept, not redone")
       ("json", po::bool_switch(&o.json), "print one JSON object per game instead of the Markdown table")
       ("threads", po::value(&o.threads), "OpenMP threads per game, on every rank (default: all cores)")
-      ("quiet", po::bool_switch(&o.quiet), "print nothing: no table and no status line (the rows are in --out)")
-      ("help,h", "show this help")
-      ("version", "show the version");
+      ("quiet", po::bool_switch(&o.quiet), "print nothing: no table and no status line (the rows are in --out)");
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(visible).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << visible << "\n";
-    return cli::kExitOk;
-  }
-  if (vm.count("version")) {
-    std::cout << kTool << " (sgx) " << kVersion << "\n";
-    return cli::kExitOk;
-  }
+  if (!cli::parse_command_line(kTool, argc, argv, visible, vm)) return cli::kExitOk;
   if (o.codes.empty()) throw cli::UsageError("no games given: e.g. sg_sweep --codes '0.?\?' --n 4096");
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out TABLE.csv: the sweep to continue");
