@@ -1,14 +1,25 @@
 // run_octal: the nim-sequence of one heap game, its sparse-space statistics and its period.
+//
+// Long runs can be stopped and continued: the run file doubles as the checkpoint (docs/FORMAT.md).
+// Every --checkpoint-every seconds, and when SIGINT, SIGTERM or SIGUSR1 arrives, the values so far
+// are written to it, marked unfinished; --resume continues from it. Files are replaced atomically,
+// so even kill -9 in the middle of a write leaves the previous checkpoint whole.
 
 #include <omp.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "cli.hpp"
 #include "progress.hpp"
+#include "signals.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/numbers.hpp"
 #include "sgx/period.hpp"
@@ -23,12 +34,16 @@ namespace po = boost::program_options;
 namespace {
 
 using namespace sgx;
+namespace fs = std::filesystem;
 
 constexpr const char* kTool = "run_octal";
 // Without --n: this many values, and more (doubling, up to --max-n) while a period is seen
 // but not yet proven.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 20;
 constexpr const char* kDefaultMaxN = "2^30";
+// Five minutes: a killed run loses little, and writing costs little up to some 2^28 values (at
+// 2^30 a checkpoint takes about 40 s: such runs do better with a longer interval).
+constexpr const char* kDefaultCheckpointEvery = "300";
 
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
@@ -46,8 +61,16 @@ Examples:
   run_octal 0.137 --n 1e7            Dawson's chess to ten million; the period is proven early
   run_octal grundy --n 2^24 --json   Grundy's game, a JSON summary for scripts
   run_octal 0.007 --n 2^17 --engine sweep --out treblecross.h5
+  run_octal 0.007 --n 2^18 --out treblecross.h5 --resume    continue that run to 2^18
   run_octal kayles --print=0:20      the first twenty values, one per line
   run_octal 0.16                     without --n: 2^20 values, more until a seen period is proven
+
+Stopping and continuing:
+  While it runs, the values so far are saved to the output file every --checkpoint-every
+  seconds, and when it gets SIGINT (Ctrl-C), SIGTERM or SIGUSR1; it then exits with status 130,
+  143 or 0 respectively. A second signal of the same kind ends it at once. --resume continues a
+  stopped, killed or finished run from its file. For Slurm, scripts/slurm/long_run.sbatch stops
+  the run two minutes before the time limit, requeues the job and resumes.
 
 Options)";
 
@@ -58,6 +81,7 @@ struct Options {
   int threads = 0;
   std::string out;
   bool resume = false;
+  std::string checkpoint_every_text = kDefaultCheckpointEvery;
   std::string engine = "auto";
   bool no_shortcut = false;
   std::string print;  // "" none, "all" or "A:B"
@@ -79,9 +103,141 @@ std::pair<std::uint64_t, std::uint64_t> print_range(const std::string& text, std
   return {from, to};
 }
 
+// Seconds, possibly fractional (tests checkpoint many times a second); 0 turns periodic
+// checkpoints off.
+double parse_seconds(const std::string& text) {
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
+    throw cli::UsageError("--checkpoint-every takes seconds such as 300 or 0.5 (0: only when stopped), got '" + text +
+                          "'");
+  return seconds;
+}
+
 std::string default_output_path(const std::string& canonical) {
   std::filesystem::create_directories("results");
   return "results/" + canonical + ".h5";
+}
+
+// The kernels of the stored run and of this one, each named once, in order of first use:
+// "sparse+sweep" then "sweep" gives "sparse+sweep".
+std::string merge_kernel_names(const std::string& before, const std::string& now) {
+  std::vector<std::string> names;
+  for (const std::string* list : {&before, &now}) {
+    std::istringstream parts(*list);
+    for (std::string name; std::getline(parts, name, '+');)
+      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::string merged;
+  for (const auto& name : names) merged.append(merged.empty() ? "" : "+").append(name);
+  return merged;
+}
+
+// The stored run to continue. Refused, and left as it is, when it does not exist or belongs to
+// another game (exit 2), or cannot be trusted: damaged, truncated, another format version
+// (StoreError, exit 1).
+RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
+  std::error_code error;
+  if (!fs::exists(path, error))
+    throw cli::UsageError(path + " does not exist: there is no run to resume (leave out --resume to start one)");
+  RunRecord previous = read_run_file(path);
+  if (previous.game != game)
+    throw cli::UsageError(path + " holds a run of " + previous.game + ", not " + game +
+                          ": give the same game, or another --out");
+  return previous;
+}
+
+// A new run replaces the file at path, unless that is an unfinished run: its values would be
+// lost to a forgotten --resume. A finished run, or a file that is no run at all, is replaced.
+void refuse_to_replace_unfinished_run(const std::string& path, const std::string& game) {
+  std::error_code error;
+  if (!fs::exists(path, error)) return;
+  RunStatus status;
+  try {
+    status = read_run_status(path);
+  } catch (const StoreError&) {
+    return;
+  }
+  if (status.complete) return;
+  std::string message = path + " holds an unfinished run of " + status.game + " (" + std::to_string(status.n) +
+                        " of " + std::to_string(status.target_n) + " values)";
+  message += status.game == game ? ": continue it with --resume, or delete the file to start again"
+                                 : ": choose another --out, or delete the file";
+  throw cli::UsageError(message);
+}
+
+// Saves the run to its file: checkpoints while it runs (marked unfinished), the finished run at
+// the end. Each save replaces the file atomically, so whatever happens during one (a kill, a
+// full disk), the file still holds the previous save; a failed save says what is safe.
+class RunSaver {
+ public:
+  // saved_n: values already in the file for this run (a resumed run), 0 for a new run.
+  RunSaver(std::string path, RunInfo stored, std::uint64_t saved_n, double every_seconds)
+      : path_(std::move(path)), stored_(std::move(stored)), saved_n_(saved_n), every_seconds_(every_seconds),
+        last_save_(std::chrono::steady_clock::now()) {}
+
+  // Between engine steps: a checkpoint when one is due.
+  void checkpoint_if_due(const Engine& engine, std::uint64_t target) {
+    if (every_seconds_ <= 0) return;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_save_).count() < every_seconds_) return;
+    checkpoint(engine, target);
+  }
+
+  void checkpoint(const Engine& engine, std::uint64_t target) {
+    const Sequence& values = engine.values();
+    if (values.size() != saved_n_) {  // else the file holds these values already
+      RunInfo info = info_for(engine);
+      info.complete = false;
+      info.target_n = target;
+      info.stats = compute_stats(values);
+      info.period = engine.proven_period().value_or(PeriodResult{});
+      save(info, values);
+    }
+    last_save_ = std::chrono::steady_clock::now();
+  }
+
+  // The finished run; info_for(engine) with the final statistics and period filled in.
+  void finish(const RunInfo& info, const Sequence& values) { save(info, values); }
+
+  RunInfo info_for(const Engine& engine) const {
+    RunInfo info = stored_;
+    info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
+    info.program_version = kVersion;
+    return info;
+  }
+
+ private:
+  void save(const RunInfo& info, const Sequence& values) {
+    try {
+      write_run_file(path_, info, values);
+    } catch (const StoreError& e) {
+      std::string message = e.what();
+      message += saved_n_ > 0 ? "; " + path_ + " still holds the checkpoint of " + std::to_string(saved_n_) + " values"
+                              : "; no values were saved";
+      throw StoreError(message);
+    }
+    saved_n_ = values.size();
+  }
+
+  std::string path_;
+  RunInfo stored_;  // what stays the same from save to save: game, kernels of earlier sessions
+  std::uint64_t saved_n_;
+  double every_seconds_;
+  std::chrono::steady_clock::time_point last_save_;
+};
+
+void print_values(const std::string& range, const Sequence& values) {
+  auto [from, to] = print_range(range, values.size());
+  std::string out;
+  for (std::uint64_t i = from; i < to; ++i) {
+    out += std::to_string(values[i]);
+    out += '\n';
+    if (out.size() > (1u << 16)) {
+      std::cout << out;
+      out.clear();
+    }
+  }
+  std::cout << out;
 }
 
 int run(int argc, char** argv) {
@@ -92,112 +248,110 @@ int run(int argc, char** argv) {
       ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write (default results/GAME.h5)")
-      ("resume", po::bool_switch(&o.resume), "continue the run stored in --out up to --n")
+      ("resume", po::bool_switch(&o.resume), "continue the run stored in --out up to --n (stored values are kept)")
+      ("checkpoint-every", po::value(&o.checkpoint_every_text),
+       "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
       ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1)")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
-      ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)")
-      ("help,h", "show this help")
-      ("version", "show the version");
-  po::options_description hidden;
-  hidden.add_options()("game", po::value(&o.game));
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("game", 1);
+      ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << visible << "\n";
-    return cli::kExitOk;
-  }
-  if (vm.count("version")) {
-    std::cout << kTool << " (sgx) " << kVersion << "\n";
-    return cli::kExitOk;
-  }
-  if (!vm.count("game")) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
+  std::vector<std::string> words;
+  if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &words, 1)) return cli::kExitOk;
+  if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
+  o.game = words.front();
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
 
   const Rules rules = parse_rules(o.game);
   const std::string game = rules.canonical();
   const bool n_given = vm.count("n") > 0;
-  const std::uint64_t n = n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
+  std::uint64_t n = n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
+  const double checkpoint_every = parse_seconds(o.checkpoint_every_text);
   KernelKind kernel;
   try {
     kernel = parse_kernel_kind(o.engine);
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(std::string("--engine: ") + e.what());
   }
-  if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
   if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out FILE.h5: the run to continue");
-  const std::string path = o.out.empty() ? default_output_path(game) : o.out;
+  // From here on a stop signal is only recorded: the run stops at the first engine step, and the
+  // file is never left half-written.
+  cli::StopSignals signals;
 
-  Sequence known;
+  RunRecord stored;
+  stored.game = game;
   if (o.resume) {
-    RunRecord previous = read_run_file(path);
-    if (previous.game != game)
-      throw cli::UsageError(path + " holds a run of " + previous.game + ", not " + game +
-                            ": give the same game, or another --out");
-    known = std::move(previous.values);
-    if (known.size() > n) known.truncate(n);
+    stored = load_run_to_resume(o.out, game);
+    // Stored values are never dropped; without --n an unfinished run keeps its target.
+    if (!n_given && !stored.complete) n = std::max(n, stored.target_n);
+    n = std::max(n, stored.values.size());
   }
+  if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
+  const std::string path = o.out.empty() ? default_output_path(game) : o.out;
+  if (!o.resume) refuse_to_replace_unfinished_run(path, game);
+  check_can_write(path);  // fail now, not at the first checkpoint
 
   const auto start = std::chrono::steady_clock::now();
-  Engine engine(rules, EngineOptions{kernel, o.threads, !o.no_shortcut}, std::move(known));
+  const std::uint64_t stored_n = stored.values.size();
+  RunSaver saver(path, static_cast<const RunInfo&>(stored), stored_n, checkpoint_every);
+  Engine engine(rules, EngineOptions{kernel, o.threads, !o.no_shortcut}, std::move(stored.values));
   cli::StatusLine status(!o.quiet);
-  auto progress = [&status](const Progress& p) {
+  auto progress = [&](const Progress& p) {
     status.update(p);
+    if (signals.received()) return false;
+    saver.checkpoint_if_due(engine, p.target);
     return true;
   };
-  engine.compute_to(n, progress);
-  PeriodResult period = analyze_period(engine.values(), rules);
+  // False when a stop signal came first.
+  auto compute_to = [&](std::uint64_t target) {
+    return engine.compute_to(target, progress) || engine.values().size() >= target;
+  };
+
+  std::uint64_t target = n;
+  bool stopped = !compute_to(target);
+  PeriodResult period;
+  if (!stopped) period = analyze_period(engine.values(), rules);
   // Without --n, keep going while a period is seen that more values would prove.
-  for (std::uint64_t target = n; !n_given && period.found && !period.proven && period.proof_needs_n > 0;) {
-    target = std::max(2 * target, period.proof_needs_n);
-    if (target > max_n) break;
-    engine.compute_to(target, progress);
-    period = analyze_period(engine.values(), rules);
+  while (!stopped && !n_given && period.found && !period.proven && period.proof_needs_n > 0) {
+    const std::uint64_t next = std::max(2 * target, period.proof_needs_n);
+    if (next > max_n) break;
+    target = next;
+    stopped = !compute_to(target);
+    if (!stopped) period = analyze_period(engine.values(), rules);
   }
   status.finish();
+
+  if (stopped) {
+    const int signal = signals.received();
+    saver.checkpoint(engine, target);
+    std::cerr << kTool << ": stopped by " << cli::signal_name(signal) << " at n = " << engine.values().size()
+              << " of " << target << "; checkpoint written to " << path << "; continue with --resume\n";
+    return cli::exit_code_after_stop(signal);
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  RunRecord record;
-  record.game = game;
-  record.values = engine.values();
-  record.engine = engine.kernels_used();
-  record.program_version = kVersion;
-  record.stats = compute_stats(record.values);
-  record.period = period;
-  write_run_file(path, record);
+  const Sequence& values = engine.values();
+  RunInfo info = saver.info_for(engine);
+  info.complete = true;
+  info.stats = compute_stats(values);
+  info.period = period;
+  saver.finish(info, values);
 
   RunReport report;
   report.game = game;
-  report.n = record.values.size();
-  report.engine = record.engine;
+  report.n = values.size();
+  report.engine = info.engine;
   report.threads = omp_get_max_threads();
   report.seconds = seconds;
-  report.stats = record.stats;
+  report.stats = info.stats;
   report.period = period;
   report.file = path;
   report.peak_rss_bytes = peak_rss_bytes();
 
-  if (!o.print.empty()) {
-    auto [from, to] = print_range(o.print, record.values.size());
-    std::string out;
-    for (std::uint64_t i = from; i < to; ++i) {
-      out += std::to_string(record.values[i]);
-      out += '\n';
-      if (out.size() > (1u << 16)) {
-        std::cout << out;
-        out.clear();
-      }
-    }
-    std::cout << out;
-  }
+  if (!o.print.empty()) print_values(o.print, values);
   if (o.json)
     std::cout << run_report_json(report) << "\n";
   else if (!o.quiet)
