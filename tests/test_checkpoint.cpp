@@ -395,6 +395,13 @@ TEST_F(CheckpointTest, ResumingWithASmallerNKeepsEveryStoredValue) {
   EXPECT_EQ(read_run_status(file).n, 4000u);
 }
 
+TEST_F(CheckpointTest, WithoutOutResumeContinuesTheDefaultFile) {
+  ASSERT_EQ(run("run_octal", {"kayles", "--n", "1000", "--quiet"}).code, 0);
+  Ending e = run("run_octal", {"kayles", "--n", "3000", "--quiet", "--resume"});
+  ASSERT_TRUE(e.exited && e.code == 0) << describe(e);
+  EXPECT_EQ(read_run_status(path("results/0.77.h5").string()).n, 3000u);
+}
+
 // ----------------------------------------------------------------------------------------------
 // What --resume refuses, leaving the file as it was.
 

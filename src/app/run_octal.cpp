@@ -114,10 +114,7 @@ double parse_seconds(const std::string& text) {
   return seconds;
 }
 
-std::string default_output_path(const std::string& canonical) {
-  std::filesystem::create_directories("results");
-  return "results/" + canonical + ".h5";
-}
+std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
 
 // The kernels of the stored run and of this one, each named once, in order of first use:
 // "sparse+sweep" then "sweep" gives "sparse+sweep".
@@ -247,8 +244,8 @@ int run(int argc, char** argv) {
       ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30")
       ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
-      ("out", po::value(&o.out), "HDF5 file to write (default results/GAME.h5)")
-      ("resume", po::bool_switch(&o.resume), "continue the run stored in --out up to --n (stored values are kept)")
+      ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
+      ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
@@ -276,7 +273,7 @@ int run(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(std::string("--engine: ") + e.what());
   }
-  if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out FILE.h5: the run to continue");
+  const std::string path = o.out.empty() ? default_output_path(game) : o.out;
   // From here on a stop signal is only recorded: the run stops at the first engine step, and the
   // file is never left half-written.
   cli::StopSignals signals;
@@ -284,14 +281,14 @@ int run(int argc, char** argv) {
   RunRecord stored;
   stored.game = game;
   if (o.resume) {
-    stored = load_run_to_resume(o.out, game);
+    stored = load_run_to_resume(path, game);
     // Stored values are never dropped; without --n an unfinished run keeps its target.
     if (!n_given && !stored.complete) n = std::max(n, stored.target_n);
     n = std::max(n, stored.values.size());
   }
   if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
-  const std::string path = o.out.empty() ? default_output_path(game) : o.out;
   if (!o.resume) refuse_to_replace_unfinished_run(path, game);
+  if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);  // fail now, not at the first checkpoint
 
   const auto start = std::chrono::steady_clock::now();
