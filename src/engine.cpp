@@ -107,7 +107,8 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
     const auto started = std::chrono::steady_clock::now();
     kernel_->extend(values_, step_end);
     note_largest(step_start);
-    adapt_step(step_end - step_start, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    adapt_step(step_end - step_start, took.count());
     switch_kernel_if_better();
     if (options_.period_shortcut && values_.size() >= next_period_check_) {
       try_period_shortcut();

@@ -284,7 +284,8 @@ TEST_F(StoreTest, CheckCanWriteRefusesWhatWritingWouldRefuse) {
   EXPECT_NE(store_error_message([&] { check_can_write(path("no/such/run.h5")); }).find("directory does not exist"),
             std::string::npos);
   fs::create_directory(path("taken"));
-  EXPECT_EQ(store_error_message([&] { check_can_write(path("taken")); }), "cannot write " + path("taken") + ": is a directory");
+  EXPECT_EQ(store_error_message([&] { check_can_write(path("taken")); }),
+            "cannot write " + path("taken") + ": is a directory");
   EXPECT_EQ(entries(), (std::vector<std::string>{"plain", "taken"}));
 }
 

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -77,6 +78,7 @@ Options)";
 struct Options {
   std::string game;
   std::string n_text;
+  bool n_given = false;
   std::string max_n_text = kDefaultMaxN;
   int threads = 0;
   std::string out;
@@ -209,7 +211,7 @@ class RunSaver {
       write_run_file(path_, info, values);
     } catch (const StoreError& e) {
       std::string message = e.what();
-      message += saved_n_ > 0 ? "; " + path_ + " still holds the checkpoint of " + std::to_string(saved_n_) + " values"
+      message += saved_n_ > 0 ? "; " + path_ + " still holds the " + std::to_string(saved_n_) + " values saved before"
                               : "; no values were saved";
       throw StoreError(message);
     }
@@ -237,7 +239,8 @@ void print_values(const std::string& range, const Sequence& values) {
   std::cout << out;
 }
 
-int run(int argc, char** argv) {
+// The command line; nothing when --help or --version was answered.
+std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
   po::options_description visible(kUsage);
   visible.add_options()
@@ -255,16 +258,63 @@ int run(int argc, char** argv) {
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
   std::vector<std::string> words;
-  if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &words, 1)) return cli::kExitOk;
+  if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &words, 1)) return std::nullopt;
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
+  o.n_given = vm.count("n") > 0;
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
+  return o;
+}
+
+// How the engine's work ended.
+struct Outcome {
+  bool stopped = false;     // by a stop signal, before target
+  std::uint64_t target = 0; // the last n worked towards
+  PeriodResult period;      // of the values computed, when not stopped
+};
+
+// Computes to n; without --n, on while a period is seen that more values would prove.
+Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
+                const ProgressCallback& progress) {
+  // False when the callback stopped the engine first.
+  auto compute_to = [&](std::uint64_t target) {
+    return engine.compute_to(target, progress) || engine.values().size() >= target;
+  };
+  Outcome outcome;
+  outcome.target = n;
+  outcome.stopped = !compute_to(n);
+  if (outcome.stopped) return outcome;
+  outcome.period = analyze_period(engine.values(), rules);
+  while (!n_given && outcome.period.found && !outcome.period.proven && outcome.period.proof_needs_n > 0) {
+    const std::uint64_t next = std::max(2 * outcome.target, outcome.period.proof_needs_n);
+    if (next > max_n) break;
+    outcome.target = next;
+    outcome.stopped = !compute_to(next);
+    if (outcome.stopped) return outcome;
+    outcome.period = analyze_period(engine.values(), rules);
+  }
+  return outcome;
+}
+
+void print_results(const Options& o, const RunReport& report, const Sequence& values) {
+  if (!o.print.empty()) print_values(o.print, values);
+  if (o.json)
+    std::cout << run_report_json(report) << "\n";
+  else if (!o.quiet)
+    std::cout << run_report_text(report);
+  std::cout.flush();
+  if (!std::cout) throw std::runtime_error("could not write to standard output");
+}
+
+int run(int argc, char** argv) {
+  const std::optional<Options> parsed = parse_options(argc, argv);
+  if (!parsed) return cli::kExitOk;
+  const Options& o = *parsed;
 
   const Rules rules = parse_rules(o.game);
   const std::string game = rules.canonical();
-  const bool n_given = vm.count("n") > 0;
-  std::uint64_t n = n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
+  std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   const double checkpoint_every = parse_seconds(o.checkpoint_every_text);
   KernelKind kernel;
@@ -283,7 +333,7 @@ int run(int argc, char** argv) {
   if (o.resume) {
     stored = load_run_to_resume(path, game);
     // Stored values are never dropped; without --n an unfinished run keeps its target.
-    if (!n_given && !stored.complete) n = std::max(n, stored.target_n);
+    if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
     n = std::max(n, stored.values.size());
   }
   if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
@@ -302,30 +352,14 @@ int run(int argc, char** argv) {
     saver.checkpoint_if_due(engine, p.target);
     return true;
   };
-  // False when a stop signal came first.
-  auto compute_to = [&](std::uint64_t target) {
-    return engine.compute_to(target, progress) || engine.values().size() >= target;
-  };
-
-  std::uint64_t target = n;
-  bool stopped = !compute_to(target);
-  PeriodResult period;
-  if (!stopped) period = analyze_period(engine.values(), rules);
-  // Without --n, keep going while a period is seen that more values would prove.
-  while (!stopped && !n_given && period.found && !period.proven && period.proof_needs_n > 0) {
-    const std::uint64_t next = std::max(2 * target, period.proof_needs_n);
-    if (next > max_n) break;
-    target = next;
-    stopped = !compute_to(target);
-    if (!stopped) period = analyze_period(engine.values(), rules);
-  }
+  const Outcome outcome = compute(engine, rules, n, o.n_given, max_n, progress);
   status.finish();
 
-  if (stopped) {
+  if (outcome.stopped) {
     const int signal = signals.received();
-    saver.checkpoint(engine, target);
+    saver.checkpoint(engine, outcome.target);
     std::cerr << kTool << ": stopped by " << cli::signal_name(signal) << " at n = " << engine.values().size()
-              << " of " << target << "; checkpoint written to " << path << "; continue with --resume\n";
+              << " of " << outcome.target << "; checkpoint written to " << path << "; continue with --resume\n";
     return cli::exit_code_after_stop(signal);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -334,7 +368,7 @@ int run(int argc, char** argv) {
   RunInfo info = saver.info_for(engine);
   info.complete = true;
   info.stats = compute_stats(values);
-  info.period = period;
+  info.period = outcome.period;
   saver.finish(info, values);
 
   RunReport report;
@@ -344,17 +378,10 @@ int run(int argc, char** argv) {
   report.threads = omp_get_max_threads();
   report.seconds = seconds;
   report.stats = info.stats;
-  report.period = period;
+  report.period = outcome.period;
   report.file = path;
   report.peak_rss_bytes = peak_rss_bytes();
-
-  if (!o.print.empty()) print_values(o.print, values);
-  if (o.json)
-    std::cout << run_report_json(report) << "\n";
-  else if (!o.quiet)
-    std::cout << run_report_text(report);
-  std::cout.flush();
-  if (!std::cout) throw std::runtime_error("could not write to standard output");
+  print_results(o, report, values);
   return cli::kExitOk;
 }
 
