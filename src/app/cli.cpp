@@ -1,6 +1,9 @@
 #include "cli.hpp"
 
+#include <unistd.h>
+
 #include <boost/program_options/errors.hpp>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
@@ -26,6 +29,13 @@ int fail(const char* tool, const std::string& message, int code) {
 }
 
 }  // namespace
+
+void prefer_sleeping_openmp_waits(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  unsetenv("OMP_WAIT_POLICY");  // still here: restarting failed, and this process keeps its policy
+}
 
 int run_tool(const char* tool, const std::function<int()>& body) {
   try {

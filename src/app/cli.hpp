@@ -22,6 +22,14 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// OpenMP threads that spin while they wait take the core from the thread they wait for whenever
+// the machine has other work to do: two threads then run several times slower than one. Sleeping
+// waits cost little here (each parallel region runs for hundreds of microseconds), so the tools
+// ask for them unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set. The OpenMP runtime reads the
+// policy once, when it is loaded, so the program starts itself again with it set. Call first
+// thing in main; if restarting fails, the program simply goes on as it is.
+void prefer_sleeping_openmp_waits(char** argv);
+
 // Runs body, turning every exception into a one-line message and the right exit code.
 int run_tool(const char* tool, const std::function<int()>& body);
 
