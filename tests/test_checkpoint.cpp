@@ -66,10 +66,11 @@ struct Ending {
 };
 
 // One run of a tool from the build tree, in its own process, in directory dir; stdout and stderr
-// go to files under dir/logs.
+// go to files under dir/logs. environment ("NAME=value") comes before the test's own.
 class Process {
  public:
-  Process(const std::string& tool, const std::vector<std::string>& args, const fs::path& dir)
+  Process(const std::string& tool, const std::vector<std::string>& args, const fs::path& dir,
+          std::vector<std::string> environment = {})
       : out_(dir / "logs" / "stdout"), err_(dir / "logs" / "stderr"), started_(Clock::now()) {
     fs::create_directories(dir / "logs");
     const std::string program = std::string(SGX_BIN_DIR) + "/" + tool;
@@ -78,6 +79,10 @@ class Process {
     std::vector<char*> argv;
     for (auto& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
+    for (char** variable = environ; *variable; ++variable) environment.emplace_back(*variable);
+    std::vector<char*> envp;
+    for (auto& variable : environment) envp.push_back(variable.data());
+    envp.push_back(nullptr);
     const std::string where = dir.string(), out = out_.string(), err = err_.string();
     pid_ = ::fork();
     if (pid_ == 0) {  // only async-signal-safe calls from here to exec
@@ -88,7 +93,7 @@ class Process {
       ::dup2(in_fd, 0);
       ::dup2(out_fd, 1);
       ::dup2(err_fd, 2);
-      ::execv(program.c_str(), argv.data());
+      ::execve(program.c_str(), argv.data(), envp.data());
       ::_exit(127);
     }
   }
@@ -232,7 +237,9 @@ class CheckpointTest : public ::testing::Test {
 
   fs::path path(const std::string& name) const { return dir_ / name; }
 
-  Ending run(const std::string& tool, const std::vector<std::string>& args) { return Process(tool, args, dir_).wait(); }
+  Ending run(const std::string& tool, const std::vector<std::string>& args) {
+    return Process(tool, args, dir_, environment_).wait();
+  }
 
   // Kills runs of args with SIGKILL at random moments, each continuing the file the previous one
   // left (or starting afresh when it left none), then lets one run finish. After every kill the
@@ -277,6 +284,7 @@ class CheckpointTest : public ::testing::Test {
   }
 
   fs::path dir_;
+  std::vector<std::string> environment_;  // for the tools, before the test's own
 };
 
 // ----------------------------------------------------------------------------------------------
@@ -408,11 +416,16 @@ TEST_F(CheckpointTest, WithoutOutResumeContinuesTheDefaultFile) {
 // ----------------------------------------------------------------------------------------------
 // What --resume refuses, leaving the file as it was.
 
-class RefusalTest : public CheckpointTest {
+class CheckpointRefusalTest : public CheckpointTest {
  protected:
   // A real checkpoint: a Treblecross run stopped by SIGUSR1.
   void SetUp() override {
     CheckpointTest::SetUp();
+    // HDF5 1.10 leaks a few hundred bytes inside the library when it refuses a damaged file; under
+    // LeakSanitizer that would add a report to the one-line message these tests check.
+    write_bytes(path("hdf5-leaks.supp"), "leak:libhdf5\n");
+    environment_.push_back("LSAN_OPTIONS=suppressions=" + path("hdf5-leaks.supp").string() +
+                           ":print_suppressions=0");
     Ending e = stop_with(SIGUSR1, {"0.007", "--n", "2^20", "--checkpoint-every", "0"}, file(), dir_, 0.2);
     ASSERT_TRUE(e.exited && e.code == 0) << describe(e);
     ASSERT_FALSE(read_run_status(file().string()).complete);
@@ -436,7 +449,7 @@ class RefusalTest : public CheckpointTest {
   std::string original_, bytes_now_;
 };
 
-TEST_F(RefusalTest, AnotherGamesFileIsRefused) {
+TEST_F(CheckpointRefusalTest, AnotherGamesFileIsRefused) {
   damage(original_);
   Ending e = run("run_octal", resume_args("kayles"));
   expect_refused(e, "another game");
@@ -444,14 +457,14 @@ TEST_F(RefusalTest, AnotherGamesFileIsRefused) {
   EXPECT_TRUE(contains(e.err, "holds a run of 0.007, not 0.77")) << e.err;
 }
 
-TEST_F(RefusalTest, AMissingFileIsRefusedAndNotCreated) {
+TEST_F(CheckpointRefusalTest, AMissingFileIsRefusedAndNotCreated) {
   Ending e = run("run_octal", {"0.007", "--n", "1000", "--resume", "--out", path("none.h5").string()});
   EXPECT_TRUE(e.exited && e.code == 2) << describe(e);
   EXPECT_TRUE(contains(e.err, "none.h5 does not exist")) << e.err;
   EXPECT_FALSE(fs::exists(path("none.h5")));
 }
 
-TEST_F(RefusalTest, ANewerFormatVersionIsRefused) {
+TEST_F(CheckpointRefusalTest, ANewerFormatVersionIsRefused) {
   detail::write_run_file_as_version(file().string(), read_run_file(file().string()), kFormatVersion + 1);
   bytes_now_ = read_bytes(file());
   Ending e = run("run_octal", resume_args());
@@ -461,7 +474,7 @@ TEST_F(RefusalTest, ANewerFormatVersionIsRefused) {
 }
 
 // Without --resume, an unfinished run is not replaced: a forgotten --resume would lose it.
-TEST_F(RefusalTest, AFreshRunDoesNotReplaceAnUnfinishedOne) {
+TEST_F(CheckpointRefusalTest, AFreshRunDoesNotReplaceAnUnfinishedOne) {
   damage(original_);
   Ending e = run("run_octal", {"0.007", "--n", "1000", "--quiet", "--out", file().string()});
   expect_refused(e, "fresh run over a checkpoint");
@@ -475,7 +488,7 @@ TEST_F(RefusalTest, AFreshRunDoesNotReplaceAnUnfinishedOne) {
   EXPECT_EQ(read_run_status(file().string()).game, "0.77");
 }
 
-TEST_F(RefusalTest, TruncatedCheckpointsAreRefusedByBothTools) {
+TEST_F(CheckpointRefusalTest, TruncatedCheckpointsAreRefusedByBothTools) {
   const std::size_t size = original_.size();
   for (std::size_t length : {std::size_t{0}, std::size_t{1}, std::size_t{47}, std::size_t{100}, std::size_t{2048},
                              size / 3, size / 2, size - 100, size - 1}) {
@@ -490,7 +503,7 @@ TEST_F(RefusalTest, TruncatedCheckpointsAreRefusedByBothTools) {
 // Each damaged byte is either refused by both tools, the file untouched, or lies in space HDF5
 // leaves unused (metadata blocks are not always full), where it changes nothing: then the file
 // reads back exactly. The store tests cover every byte; here the tools see a sample.
-TEST_F(RefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
+TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
   const std::size_t size = original_.size();
   const RunRecord stored = read_run_file(file().string());
   std::mt19937 rng(std::random_device{}());
