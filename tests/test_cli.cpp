@@ -17,6 +17,10 @@
 #include <thread>
 #include <vector>
 
+#include "sgx/engine.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/store.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -95,6 +99,7 @@ TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
 
   Result p = run("sg_period", {path("d.h5"), "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(contains(p.out, "\"complete\": true, \"target_n\": 10000000")) << p.out;
   EXPECT_TRUE(contains(p.out, "\"preperiod\": 52, \"period\": 34, \"saltus\": 0, \"proven\": true")) << p.out;
   Result text = run("sg_period", {path("d.h5")});
   EXPECT_TRUE(contains(text.out, "period 34, preperiod 52, proven (guy-smith)")) << text.out;
@@ -460,4 +465,19 @@ TEST_F(CliTest, SgSweepKilledAndResumedLosesNoRowAndRepeatsNone) {
   EXPECT_EQ(games.size(), 11u) << "the header and ten games";
 }
 
+TEST_F(CliTest, SgPeriodSaysWhenAFileIsAnUnfinishedCheckpoint) {
+  sgx::RunRecord record;
+  record.game = "0.77";
+  record.values = sgx::compute_sequence(sgx::parse_rules("kayles"), 500);
+  record.complete = false;
+  record.target_n = 100000;
+  sgx::write_run_file(path("k.h5"), record);
+  Result text = run("sg_period", {path("k.h5")});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "values      500 (checkpoint, run not finished: its target is 100000)")) << text.out;
+  Result json = run("sg_period", {path("k.h5"), "--json"});
+  EXPECT_TRUE(contains(json.out, "\"complete\": false, \"target_n\": 100000")) << json.out;
+}
+
 }  // namespace
+

@@ -31,11 +31,17 @@ Examples:
 
 Options)";
 
+// A checkpoint of a run that has not reached its target yet says so wherever it is shown.
+std::string unfinished_note(const RunRecord& record) {
+  if (record.complete) return "";
+  return std::string(" (checkpoint, run not finished: its target is ").append(std::to_string(record.target_n)).append(")");
+}
+
 void print_text(const std::string& file, const RunRecord& record, const SparseStats& stats,
                 const PeriodResult& period) {
   std::cout << "file        " << file << "\n"
             << "game        " << record.game << "\n"
-            << "values      " << record.values.size() << "\n"
+            << "values      " << record.values.size() << unfinished_note(record) << "\n"
             << "largest     " << stats.max_value << " (first at " << stats.max_at << ")\n"
             << "rare        mask " << hex(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
   if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
@@ -51,6 +57,7 @@ std::string json_line(const std::string& file, const RunRecord& record, const Sp
                       const PeriodResult& period) {
   JsonWriter out;
   out.begin_object().field("game", record.game).field("n", record.values.size());
+  out.field("complete", record.complete).field("target_n", record.target_n);
   out.field("max_value", std::uint64_t{stats.max_value}).field("max_at", stats.max_at);
   write_stats_json(out, stats);
   write_period_json(out, period);
