@@ -8,7 +8,7 @@ namespace sgx::tuning {
 // Heaps per block in the sparse kernel. Within a block, pairs whose partner is known before the
 // block starts are enumerated in parallel; the rest in order. Smaller blocks leave less to the
 // ordered pass, larger ones cost fewer thread start-ups.
-inline constexpr std::uint64_t kSparseBlock = 64;
+inline constexpr std::uint64_t kSparseBlock = 256;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
