@@ -20,59 +20,17 @@
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/store.hpp"
+#include "tool_test.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::random_device rd;
-    dir_ = fs::temp_directory_path() / ("sgx-cli-" + std::to_string(rd()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs a tool from the build tree in the test's own directory.
-  Result run(const std::string& tool, const std::vector<std::string>& args) {
-    // Built with append: GCC 12 warns falsely (-Wrestrict) on chains of "literal" + string.
-    std::string command = "cd ";
-    command.append(quote(dir_.string())).append(" && ").append(quote(std::string(SGX_BIN_DIR) + "/" + tool));
-    for (const auto& a : args) command.append(" ").append(quote(a));
-    command.append(" >").append(quote((dir_ / "stdout").string()));
-    command.append(" 2>").append(quote((dir_ / "stderr").string())).append(" </dev/null");
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(dir_ / "stdout");
-    r.err = read_file(dir_ / "stderr");
-    return r;
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
-};
+using sgx::testing::contains;
+using sgx::testing::quote;
+using sgx::testing::read_file;
+using sgx::testing::Result;
+using CliTest = sgx::testing::ToolTest;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -80,8 +38,6 @@ std::vector<std::string> lines(const std::string& text) {
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
   Result r = run("run_octal", {"0.137", "--n", "1e7", "--json", "--out", path("d.h5")});
