@@ -435,5 +435,24 @@ TEST_F(CliTest, SgPeriodSaysWhenAFileIsAnUnfinishedCheckpoint) {
   EXPECT_TRUE(contains(json.out, "\"complete\": false, \"target_n\": 100000")) << json.out;
 }
 
+TEST_F(CliTest, PlotScriptDrawsASweepTable) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed";
+  Result sweep = run("sg_sweep", {"--codes", "0.1?", "--n", "2000", "--threads", "1", "--quiet", "--out", path("t.csv")});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const std::string script = std::string(SGX_SOURCE_DIR) + "/scripts/plot_sweep.py";
+  std::string command = "/usr/bin/python3 ";
+  command.append(quote(script)).append(" ").append(quote(path("t.csv"))).append(" --out ");
+  command.append(quote(path("t.png"))).append(" >/dev/null");
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string bytes = read_file(path("t.png"));
+  ASSERT_GT(bytes.size(), 10000u);
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
+  std::ofstream(path("bad.csv")) << "a,b\n1,2\n";
+  command = "/usr/bin/python3 ";
+  command.append(quote(script)).append(" ").append(quote(path("bad.csv"))).append(" 2>/dev/null");
+  EXPECT_NE(std::system(command.c_str()), 0) << "a file that is not a sweep table is refused";
+}
+
 }  // namespace
 
