@@ -35,6 +35,20 @@ class Kernel {
 
 std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
 
+// The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
+// target, or returns early with a value too wide for their type; that value is appended (the
+// storage widens) and handed to on_wide, and run goes on with the wider type.
+template <class Run, class OnWide>
+void extend_widening(Sequence& values, std::uint64_t target, Run&& run, OnWide&& on_wide) {
+  while (values.size() < target) {
+    const Value wide = values.visit(run);
+    if (values.size() < target) {
+      values.push_back(wide);
+      on_wide(values.size() - 1, wide);
+    }
+  }
+}
+
 // The least power of two above every value so far: every option value lies below it.
 inline std::uint64_t value_bound(const Sequence& values) {
   return std::bit_ceil(std::uint64_t{values.max_value()} + 1);

@@ -22,10 +22,7 @@ class NaiveKernel final : public Kernel {
     if (target == 0) return;
     moves_.cover(target - 1);
     ValueMarks seen(bound_);
-    while (values.size() < target) {
-      Value next = values.visit([&](auto& g) { return run(g, target, seen); });
-      if (values.size() < target) values.push_back(next);  // a value that needed a wider type
-    }
+    extend_widening(values, target, [&](auto& g) { return run(g, target, seen); }, [](std::uint64_t, Value) {});
   }
 
   KernelKind kind() const override { return KernelKind::Naive; }

@@ -53,13 +53,8 @@ class SparseKernel final : public Kernel {
   void extend(Sequence& values, std::uint64_t target) override {
     if (target == 0) return;
     moves_.cover(target - 1);
-    while (values.size() < target) {
-      Value wide = values.visit([&](auto& g) { return run(g, target); });
-      if (values.size() < target) {  // a value that needs a wider type
-        values.push_back(wide);
-        record(values.size() - 1, wide);
-      }
-    }
+    extend_widening(values, target, [&](auto& g) { return run(g, target); },
+                    [this](std::uint64_t n, Value value) { record(n, value); });
   }
 
   KernelKind kind() const override { return KernelKind::Sparse; }

@@ -29,10 +29,7 @@ class SweepKernel final : public Kernel {
   void extend(Sequence& values, std::uint64_t target) override {
     if (target == 0) return;
     moves_.cover(target - 1);
-    while (values.size() < target) {
-      Value wide = values.visit([&](auto& g) { return run(g, target); });
-      if (values.size() < target) values.push_back(wide);
-    }
+    extend_widening(values, target, [&](auto& g) { return run(g, target); }, [](std::uint64_t, Value) {});
   }
 
   KernelKind kind() const override { return KernelKind::Sweep; }
