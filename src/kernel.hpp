@@ -22,7 +22,11 @@ class Kernel {
   // a resumed run or a kernel switch passes what is there). Called once before extend().
   virtual void attach(const Sequence& values) = 0;
   // Computes values until values.size() == target. Widens the storage when a value needs it.
-  virtual void extend(Sequence& values, std::uint64_t target) = 0;
+  void extend(Sequence& values, std::uint64_t target) {
+    if (values.size() >= target) return;
+    moves_.cover(target - 1);
+    compute(values, target);
+  }
 
   virtual KernelKind kind() const = 0;
   // For the sparse kernel: the rare-list size, and whether an exhaustive sweep would now be faster.
@@ -30,6 +34,9 @@ class Kernel {
   virtual bool prefers_sweep(std::uint64_t /*n*/) const { return false; }
 
  protected:
+  // extend() once the moves for heaps below target are listed.
+  virtual void compute(Sequence& values, std::uint64_t target) = 0;
+
   MoveTable moves_;
 };
 
@@ -38,8 +45,9 @@ std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
 // The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
 // target, or returns early with a value too wide for their type; that value is appended (the
 // storage widens) and handed to on_wide, and run goes on with the wider type.
-template <class Run, class OnWide>
-void extend_widening(Sequence& values, std::uint64_t target, Run&& run, OnWide&& on_wide) {
+template <class Run, class OnWide = void (*)(std::uint64_t, Value)>
+void extend_widening(Sequence& values, std::uint64_t target, Run&& run,
+                     OnWide&& on_wide = [](std::uint64_t, Value) {}) {
   while (values.size() < target) {
     const Value wide = values.visit(run);
     if (values.size() < target) {

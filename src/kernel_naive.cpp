@@ -18,11 +18,9 @@ class NaiveKernel final : public Kernel {
 
   void attach(const Sequence& values) override { bound_ = value_bound(values); }
 
-  void extend(Sequence& values, std::uint64_t target) override {
-    if (target == 0) return;
-    moves_.cover(target - 1);
+  void compute(Sequence& values, std::uint64_t target) override {
     ValueMarks seen(bound_);
-    extend_widening(values, target, [&](auto& g) { return run(g, target, seen); }, [](std::uint64_t, Value) {});
+    extend_widening(values, target, [&](auto& g) { return run(g, target, seen); });
   }
 
   KernelKind kind() const override { return KernelKind::Naive; }

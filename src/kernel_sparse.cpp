@@ -50,9 +50,7 @@ class SparseKernel final : public Kernel {
     values.visit([this](const auto& g) { choose_mask(g); });
   }
 
-  void extend(Sequence& values, std::uint64_t target) override {
-    if (target == 0) return;
-    moves_.cover(target - 1);
+  void compute(Sequence& values, std::uint64_t target) override {
     extend_widening(values, target, [&](auto& g) { return run(g, target); },
                     [this](std::uint64_t n, Value value) { record(n, value); });
   }
@@ -101,10 +99,8 @@ class SparseKernel final : public Kernel {
   template <class T>
   void enumerate_known_pairs(const std::vector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
-    if (known_.size() < count) known_.resize(count);
+    size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
-    for (std::uint64_t i = 0; i < count; ++i)
-      if (known_[i].word_count() * 64 <= bound_) known_[i].reset(bound_);
     const auto& splits = moves_.split_two();
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
 #pragma omp parallel if (parallel)

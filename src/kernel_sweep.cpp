@@ -26,10 +26,8 @@ class SweepKernel final : public Kernel {
 
   void attach(const Sequence& values) override { bound_ = value_bound(values); }
 
-  void extend(Sequence& values, std::uint64_t target) override {
-    if (target == 0) return;
-    moves_.cover(target - 1);
-    extend_widening(values, target, [&](auto& g) { return run(g, target); }, [](std::uint64_t, Value) {});
+  void compute(Sequence& values, std::uint64_t target) override {
+    extend_widening(values, target, [&](auto& g) { return run(g, target); });
   }
 
   KernelKind kind() const override { return KernelKind::Sweep; }
@@ -79,9 +77,7 @@ class SweepKernel final : public Kernel {
       const std::uint64_t end = std::min(target, start + tuning::kSweepBlock);
       auto& rev = reversed(g, target);
       const std::uint64_t count = end - start;
-      if (known_.size() < count) known_.resize(count);
-      for (std::uint64_t i = 0; i < count; ++i)
-        if (known_[i].word_count() * 64 <= bound_) known_[i].reset(bound_);
+      size_sets(known_, count, bound_);
       // Pairs (a, m - a) with a <= m - a < start, for every heap of the block.
 #pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !splits.empty())
       {

@@ -133,4 +133,11 @@ class ValueMarks {
   std::vector<std::uint8_t> bytes_;
 };
 
+// Makes sets hold at least count sets, the first count of them able to hold values 0..bound.
+inline void size_sets(std::vector<ValueSet>& sets, std::uint64_t count, std::uint64_t bound) {
+  if (sets.size() < count) sets.resize(count);
+  for (std::uint64_t i = 0; i < count; ++i)
+    if (sets[i].word_count() * 64 <= bound) sets[i].reset(bound);
+}
+
 }  // namespace sgx
