@@ -6,14 +6,15 @@
 // below c must still be shown present, by scanning split pairs from the small end until each is
 // found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
-// Most of the scan needs no value of the block being computed: the pairs (a, m - a) whose partner
-// lies before the block. So each heap's scan runs in the parallel phase, against the rare values
-// below the least common value not yet listed, and stops as soon as those are all present; the
-// ordered phase only continues it when the block's own pairs moved c higher.
+// The scan is a coupon collector: the first few hundred pairs find most of the values, the last
+// few take thousands. So it marks every pair's value while many are missing, then compares pairs
+// with the few values still missing, 32 at a time (pair_search.hpp).
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
-// before the block starts, so those pairs are listed for the whole block at once, in parallel.
-// The few pairs whose partner lies inside the block, the mex and any scan left over run in order.
+// before the block starts, so those pairs are listed, and each heap's scan run, for the whole
+// block at once, in parallel. In order, each heap then adds its pairs with a rare part inside the
+// block (few), takes the mex, and looks for any rare value still missing among the pairs the
+// parallel part could not see.
 
 #include <algorithm>
 #include <bit>
@@ -22,6 +23,7 @@
 #include <omp.h>
 
 #include "kernel.hpp"
+#include "pair_search.hpp"
 #include "sgx/stats.hpp"
 #include "tuning.hpp"
 #include "value_set.hpp"
@@ -29,14 +31,6 @@
 namespace sgx {
 
 namespace {
-
-constexpr std::uint64_t kScanChunk = 32;
-
-bool any_word_set(const std::uint64_t* words, std::size_t count) {
-  std::uint64_t any = 0;
-  for (std::size_t w = 0; w < count; ++w) any |= words[w];
-  return any != 0;
-}
 
 class SparseKernel final : public Kernel {
  public:
@@ -79,11 +73,12 @@ class SparseKernel final : public Kernel {
           seen.reset(bound_);
           marks.reset(bound_);
         }
+        if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
         seen.assign(known_[n - start]);
         moves_.mark_simple_options(g, n, marks);
         enumerate_pairs_inside_block(g, n, start, rare_before_block, marks);
         marks.move_into(seen);
-        const Value value = decide(g, n, seen, scanned_to_[n - start]);
+        const Value value = decide(g, n, start, seen, scanned_to_[n - start]);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
         record(n, value);
@@ -95,7 +90,7 @@ class SparseKernel final : public Kernel {
 
   // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
   // with r rare, then (a, m - a) for a = 1, 2, ... until every rare value below the least
-  // common value not listed is present. scanned_to_ says how far each heap's scan went.
+  // common value not listed is present. scanned_to_ says up to which a every pair was listed.
   template <class T>
   void enumerate_known_pairs(const std::vector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
@@ -112,52 +107,112 @@ class SparseKernel final : public Kernel {
         const std::uint64_t n = start + i;
         for (const SplitMove& move : splits) {
           if (move.take + 2 > n) break;
-          const std::uint64_t m = n - move.take;
-          // partner m - r < start  <=>  r > m - start
-          auto r = m >= start ? std::upper_bound(rare_.begin(), rare_.end(), m - start) : rare_.begin();
-          for (; r != rare_.end() && *r < m; ++r) {
-            if (*r == 0 || (move.unequal && 2 * *r == m)) continue;
-            marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
-          }
+          mark_rare_pairs(g, move, n - move.take, start, marks);
         }
         known_[i].clear();
         marks.move_into(known_[i]);
-        scanned_to_[i] = scan_known_pairs(g, n, start, marks, missing, known_[i]);
+        scanned_to_[i] = 0;
+        const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
+        if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
+          scanned_to_[i] = collect_missing(g, n, 1, 0, start, marks, missing, known_[i]);
       }
     }
   }
 
-  // Lists pairs (a, m - a) with partner below start, a chunk at a time, until the rare values
-  // below the least common value missing from known are all in known. Returns the last a listed.
+  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
   template <class T>
-  std::uint64_t scan_known_pairs(const std::vector<T>& g, std::uint64_t n, std::uint64_t start, ValueMarks& marks,
-                                 ValueSet& missing, ValueSet& known) const {
+  void mark_rare_pairs(const std::vector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
+                       ValueMarks& marks) const {
+    // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
+    auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
+    const auto last = std::lower_bound(first, rare_.end(), m);
+    auto mark = [&](auto from, auto to) {
+      for (auto r = from; r != to; ++r) marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
+    };
+    if (move.unequal && m % 2 == 0) {  // the split (m/2, m/2) is not a move
+      auto half = std::lower_bound(first, last, m / 2);
+      mark(first, half);
+      if (half != last && *half == m / 2) ++half;
+      mark(half, last);
+    } else {
+      mark(first, last);
+    }
+  }
+
+  // Looks among the pairs (a, m - a) of every two-heap split of heap n, from a = first on and
+  // with partner_floor <= m - a < partner_limit, for the values in missing, moving each one found
+  // to found. While many are missing, whole chunks of pairs are marked: a store per pair, and every
+  // value counts. Once few are left (the long tail of collecting them all), the pairs are only
+  // compared with those few, many at a time (pair_search.hpp). Returns the a up to which every
+  // pair went into found, whatever its value.
+  template <class T>
+  std::uint64_t collect_missing(const std::vector<T>& g, std::uint64_t n, std::uint64_t first,
+                                std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks,
+                                ValueSet& missing, ValueSet& found) const {
     const auto& splits = moves_.split_two();
-    if (splits.empty() || splits.front().take + 2 > n) return 0;
-    const std::uint64_t largest_a = splits.front().largest_first_part(n - splits.front().take);
-    const Value c = known.first_missing_of(common_pattern_, static_cast<Value>(bound_));
-    if (missing.assign_missing_below(known, common_pattern_, c) == 0) return 0;
+    if (splits.empty() || splits.front().take + 2 > n) return first - 1;
+    // The first split takes the fewest tokens, so it has the most pairs.
+    const std::uint64_t most_m = n - splits.front().take;
+    if (most_m < partner_floor) return first - 1;
+    const std::uint64_t largest_a = std::min(splits.front().largest_first_part(most_m), most_m - partner_floor);
+    auto range = [&](const SplitMove& move, std::uint64_t a, std::uint64_t last) {
+      const std::uint64_t m = n - move.take;
+      const std::uint64_t lowest = m >= partner_limit ? m - partner_limit + 1 : 1;
+      const std::uint64_t highest = m >= partner_floor ? std::min(move.largest_first_part(m), m - partner_floor) : 0;
+      return std::pair{std::max(a, lowest), std::min(last, highest)};
+    };
+    std::uint64_t left = missing.remove_all(found);
     // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
     const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, bound_);
-    std::uint64_t a = 1;
-    while (a <= largest_a) {
+    std::uint64_t a = first;
+    while (left > kSearchedValues && a <= largest_a) {
       const std::uint64_t last = a + chunk - 1;
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
-        const std::uint64_t from = std::max(a, m >= start ? m - start + 1 : 1);
-        const std::uint64_t to = std::min(last, move.largest_first_part(m));
+        const auto [from, to] = range(move, a, last);
         for (std::uint64_t x = from; x <= to; ++x) marks.insert(static_cast<Value>(g[x] ^ g[m - x]));
       }
-      marks.move_into(known);
+      marks.move_into(found);
       a = last + 1;
-      if (!missing.remove_all(known)) break;
+      left = missing.remove_all(found);
     }
-    return std::min(a - 1, largest_a);
+    const std::uint64_t listed_to = std::min(a - 1, largest_a);
+    T wanted[kSearchedValues];
+    int wanted_count = 0;
+    auto list_wanted = [&] {
+      wanted_count = 0;
+      missing.for_each([&](Value v) {
+        wanted[wanted_count++] = static_cast<T>(v);
+        return wanted_count < kSearchedValues;
+      });
+    };
+    if (left > 0) list_wanted();
+    // Chunks grow, so that a value found early costs little and a long search few rounds.
+    for (std::uint64_t search_chunk = chunk; left > 0 && a <= largest_a; search_chunk *= 2) {
+      const std::uint64_t last = a + search_chunk - 1;
+      for (const SplitMove& move : splits) {
+        if (move.take + 2 > n || left == 0) break;
+        const auto [from, to] = range(move, a, last);
+        if (from > to) continue;
+        const std::uint32_t hits = find_pair_values(g.data(), n - move.take, from, to, wanted, wanted_count);
+        if (hits == 0) continue;
+        for (std::uint32_t bits = hits; bits; bits &= bits - 1) {
+          const Value v = wanted[std::countr_zero(bits)];
+          missing.erase(v);
+          found.insert(v);
+        }
+        left -= static_cast<std::uint64_t>(std::popcount(hits));
+        list_wanted();
+      }
+      a = last + 1;
+    }
+    return listed_to;
   }
 
-  // Pairs of heap n whose partner is inside the block: small rare r, rare positions that joined
-  // during this block, and (a, m - a) for a up to m - start.
+  // Pairs of heap n with a rare part and the partner inside the block: small rare r, and rare
+  // positions that joined during this block. (Pairs of two common parts give rare values only:
+  // decide() looks for those when it needs them.)
   template <class T>
   void enumerate_pairs_inside_block(const std::vector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_block, ValueMarks& seen) const {
@@ -171,39 +226,19 @@ class SparseKernel final : public Kernel {
       if (m >= start)
         for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(rare_[i]);
       for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(rare_[i]);
-      if (m >= start) {
-        const std::uint64_t last = std::min(move.largest_first_part(m), m - start);
-        for (std::uint64_t a = 1; a <= last; ++a) seen.insert(static_cast<Value>(g[a] ^ g[m - a]));
-      }
     }
   }
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
-  // turns out to be missing too.
+  // turns out to be missing too. Pairs that can still show one present: those with the partner
+  // inside the block, and those past scanned_to.
   template <class T>
-  Value decide(const std::vector<T>& g, std::uint64_t n, const ValueSet& seen, std::uint64_t scanned_to) {
+  Value decide(const std::vector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
+               std::uint64_t scanned_to) {
     const Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
     if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
-    // Only pairs past the scan so far are left unlisted. Go on with them in chunks, striking
-    // values off without branching (a struck value that was never missing costs nothing), and
-    // stop once nothing below c is missing.
-    const auto& splits = moves_.split_two();
-    std::uint64_t* missing = missing_.data();
-    const std::size_t words = c / 64 + 1;
-    for (std::uint64_t chunk = scanned_to + 1; any_word_set(missing, words); chunk += kScanChunk) {
-      bool pairs_left = false;
-      for (const SplitMove& move : splits) {
-        if (move.take + 2 > n) break;
-        const std::uint64_t m = n - move.take;
-        const std::uint64_t last = std::min(chunk + kScanChunk - 1, move.largest_first_part(m));
-        for (std::uint64_t a = chunk; a <= last; ++a) {
-          const Value v = static_cast<Value>(g[a] ^ g[m - a]);
-          missing[v >> 6] &= ~(std::uint64_t{1} << (v & 63));
-        }
-        pairs_left |= last >= chunk + kScanChunk - 1;
-      }
-      if (!pairs_left) break;
-    }
+    collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
+    if (missing_.first_present(c) < c) collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
     return missing_.first_present(c);
   }
 
@@ -257,7 +292,8 @@ class SparseKernel final : public Kernel {
   std::vector<std::uint64_t> histogram_;
   std::vector<std::uint64_t> rare_;    // rare positions, increasing
   ValueSet common_pattern_;            // the common values below bound_
-  ValueSet missing_;
+  ValueSet missing_;                   // decide()'s rare values not yet shown present
+  ValueMarks decide_marks_;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
 };

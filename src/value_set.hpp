@@ -74,11 +74,20 @@ class ValueSet {
     return count;
   }
 
-  // Removes every value of other (a set of the same size); returns whether any value is left.
-  bool remove_all(const ValueSet& other) {
+  // Removes every value of other (a set of the same size); returns how many values are left.
+  std::uint64_t remove_all(const ValueSet& other) {
     std::uint64_t left = 0;
-    for (std::size_t w = 0; w < words_.size(); ++w) left |= (words_[w] &= ~other.words_[w]);
-    return left != 0;
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      left += static_cast<std::uint64_t>(std::popcount(words_[w] &= ~other.words_[w]));
+    return left;
+  }
+
+  // Calls f(v) for each value v in the set, in increasing order, until f returns false.
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      for (std::uint64_t bits = words_[w]; bits; bits &= bits - 1)
+        if (!f(static_cast<Value>(w * 64 + std::countr_zero(bits)))) return;
   }
 
   void merge(const ValueSet& other) {

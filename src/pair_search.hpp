@@ -1,0 +1,25 @@
+#pragma once
+// Finding which of a few wanted values occur among the pair values G(x) ^ G(m - x).
+//
+// The sparse kernel's scan is a coupon collector: it lists pairs until every rare value below
+// the candidate has turned up, and most of its pairs go to the last few values. Once only a few
+// are missing, testing each pair against them takes a handful of vector compares per 32 pairs,
+// where marking every value costs a store per pair. Private to the library.
+
+#include <cstdint>
+
+namespace sgx {
+
+// At most this many wanted values are searched for at once.
+inline constexpr int kSearchedValues = 16;
+
+// Which of wanted[0..count-1] (count <= kSearchedValues, distinct) occur as G(x) ^ G(m - x) for
+// some x in [from, to]: bit i of the result is set when wanted[i] does. Requires to <= m - to.
+std::uint32_t find_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               const std::uint8_t* wanted, int count);
+std::uint32_t find_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               const std::uint16_t* wanted, int count);
+std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               const std::uint32_t* wanted, int count);
+
+}  // namespace sgx
