@@ -32,6 +32,39 @@ namespace sgx {
 
 namespace {
 
+using RareIt = std::vector<std::uint64_t>::const_iterator;
+
+// One row of value marks per heap of a group, side by side.
+class GroupMarks {
+ public:
+  struct Row {
+    std::uint8_t* bytes;
+    void insert(Value v) { bytes[v] = 1; }
+  };
+
+  // Rows for heaps heaps, each holding values 0..bound, all clear.
+  void prepare(std::uint64_t heaps, std::uint64_t bound) {
+    stride_ = ValueMarks::bytes_for(bound);
+    if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
+  }
+  Row row(std::uint64_t j) { return Row{bytes_.data() + j * stride_}; }
+  // Marks values[j] in row j, for every j < heaps but skip.
+  template <class T>
+  void mark_row_values(const T* values, std::uint64_t heaps, std::uint64_t skip) {
+    std::uint8_t* base = bytes_.data();
+    for (std::uint64_t j = 0; j < heaps; ++j, base += stride_)
+      if (j != skip) base[values[j]] = 1;
+  }
+  // Adds row j's marks to set and clears the row.
+  void move_row_into(std::uint64_t j, ValueSet& set) {
+    ValueMarks::move_marks_into(bytes_.data() + j * stride_, stride_, set);
+  }
+
+ private:
+  std::uint64_t stride_ = 0;
+  std::vector<std::uint8_t> bytes_;
+};
+
 class SparseKernel final : public Kernel {
  public:
   using Kernel::Kernel;
@@ -102,32 +135,38 @@ class SparseKernel final : public Kernel {
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
-#pragma omp for schedule(dynamic, 4)
-      for (std::uint64_t i = 0; i < count; ++i) {
-        const std::uint64_t n = start + i;
-        for (const SplitMove& move : splits) {
-          if (move.take + 2 > n) break;
-          mark_rare_pairs(g, move, n - move.take, start, marks);
+      GroupMarks group;
+#pragma omp for schedule(dynamic, 1)
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
+        const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
+        mark_rare_pairs_of_group(g, start, first, last, group);
+        for (std::uint64_t i = first; i < last; ++i) {
+          known_[i].clear();
+          group.move_row_into(i - first, known_[i]);
+          scanned_to_[i] = 0;
+          const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
+          if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]);
         }
-        known_[i].clear();
-        marks.move_into(known_[i]);
-        scanned_to_[i] = 0;
-        const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
-        if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
-          scanned_to_[i] = collect_missing(g, n, 1, 0, start, marks, missing, known_[i]);
       }
     }
   }
 
   // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
-  template <class T>
+  template <class T, class Marks>
   void mark_rare_pairs(const std::vector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
-                       ValueMarks& marks) const {
+                       Marks& marks) const {
     // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
-    auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
-    const auto last = std::lower_bound(first, rare_.end(), m);
-    auto mark = [&](auto from, auto to) {
-      for (auto r = from; r != to; ++r) marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
+    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
+    mark_pairs(g, move, m, first, std::lower_bound(first, rare_.end(), m), marks);
+  }
+
+  // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m.
+  template <class T, class Marks>
+  static void mark_pairs(const std::vector<T>& g, const SplitMove& move, std::uint64_t m, RareIt first, RareIt last,
+                         Marks& marks) {
+    auto mark = [&](RareIt from, RareIt to) {
+      for (RareIt r = from; r != to; ++r) marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
     };
     if (move.unequal && m % 2 == 0) {  // the split (m/2, m/2) is not a move
       auto half = std::lower_bound(first, last, m / 2);
@@ -136,6 +175,50 @@ class SparseKernel final : public Kernel {
       mark(half, last);
     } else {
       mark(first, last);
+    }
+  }
+
+  // Marks, for the heaps start + i with i in [first, last) (at most kSparseGroup), the values of
+  // their rare pairs with partner below start into one row of marks per heap. A rare r that pairs
+  // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
+  // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
+  // the edges are paired heap by heap.
+  template <class T>
+  void mark_rare_pairs_of_group(const std::vector<T>& g, std::uint64_t start, std::uint64_t first,
+                                std::uint64_t last, GroupMarks& group) const {
+    const std::uint64_t heaps = last - first;
+    group.prepare(heaps, bound_);
+    T row[tuning::kSparseGroup];
+    for (const SplitMove& move : moves_.split_two()) {
+      const std::uint64_t n_lo = start + first;
+      if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
+        for (std::uint64_t j = 0; j < heaps; ++j) {
+          if (move.take + 2 > n_lo + j) continue;
+          auto marks = group.row(j);
+          mark_rare_pairs(g, move, n_lo + j - move.take, start, marks);
+        }
+        continue;
+      }
+      const std::uint64_t m_lo = n_lo - move.take;
+      const std::uint64_t m_hi = m_lo + heaps - 1;
+      // r pairs with every heap: partner below start for the largest m, and r below the smallest.
+      const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
+      const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
+      for (RareIt r = every_first; r != every_last; ++r) {
+        const T part = g[*r];
+        const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
+        for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
+        // With unequal parts, the heap with m = 2r has no split (r, r).
+        const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
+        group.mark_row_values(row, heaps, skip);
+      }
+      for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
+        const std::uint64_t m = m_lo + j;
+        auto marks = group.row(j);
+        mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
+                   every_first, marks);
+        mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
+      }
     }
   }
 

@@ -9,6 +9,9 @@ namespace sgx::tuning {
 // block starts are enumerated in parallel; the rest in order. Smaller blocks leave less to the
 // ordered pass, larger ones cost fewer thread start-ups.
 inline constexpr std::uint64_t kSparseBlock = 256;
+// Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
+// them meets their partners in consecutive places (one vector XOR, then a store per heap).
+inline constexpr std::uint64_t kSparseGroup = 64;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before

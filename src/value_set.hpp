@@ -107,7 +107,7 @@ class ValueMarks {
   explicit ValueMarks(std::uint64_t bound = 64) { reset(bound); }
 
   // Holds values 0..bound; every mark cleared.
-  void reset(std::uint64_t bound) { bytes_.assign((bound / 64 + 1) * 64, 0); }
+  void reset(std::uint64_t bound) { bytes_.assign(bytes_for(bound), 0); }
   bool holds(std::uint64_t bound) const { return bytes_.size() > bound; }
 
   void insert(Value v) { bytes_[v] = 1; }
@@ -122,21 +122,27 @@ class ValueMarks {
   void clear() { std::fill(bytes_.begin(), bytes_.end(), 0); }
 
   // Adds every marked value to set (which must hold as many values) and clears the marks.
-  void move_into(ValueSet& set) {
+  void move_into(ValueSet& set) { move_marks_into(bytes_.data(), bytes_.size(), set); }
+
+  // The same for marks kept elsewhere: count bytes (a multiple of 64), each 0 or 1.
+  static void move_marks_into(std::uint8_t* marks, std::size_t count, ValueSet& set) {
     std::uint64_t* words = set.data();
-    const std::size_t count = std::min(bytes_.size() / 64, set.word_count());
-    for (std::size_t w = 0; w < count; ++w) {
+    const std::size_t word_count = std::min(count / 64, set.word_count());
+    for (std::size_t w = 0; w < word_count; ++w) {
       std::uint64_t bits = 0;
       for (int group = 0; group < 8; ++group) {
         std::uint64_t eight;  // eight marks, each byte 0 or 1
-        std::memcpy(&eight, bytes_.data() + w * 64 + group * 8, 8);
+        std::memcpy(&eight, marks + w * 64 + group * 8, 8);
         // The multiply gathers the low bit of each byte into the top byte, first byte lowest.
         bits |= ((eight * 0x0102040810204080ull) >> 56) << (group * 8);
       }
       words[w] |= bits;
     }
-    clear();
+    std::memset(marks, 0, count);
   }
+
+  // Bytes that hold marks for values 0..bound.
+  static std::size_t bytes_for(std::uint64_t bound) { return (bound / 64 + 1) * 64; }
 
  private:
   std::vector<std::uint8_t> bytes_;
