@@ -285,7 +285,7 @@ class SparseKernel final : public Kernel {
           missing.erase(v);
           found.insert(v);
         }
-        left -= static_cast<std::uint64_t>(std::popcount(hits));
+        left -= count_bits(hits);
         list_wanted();
       }
       a = last + 1;

@@ -45,7 +45,7 @@ std::uint32_t find_portable(const T* g, std::uint64_t m, std::uint64_t from, std
 #ifdef SGX_HAVE_AVX2_PATH
 
 bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
   return has;
 }
 
@@ -95,7 +95,7 @@ __attribute__((target("avx2"))) std::uint64_t scan_avx2(const T* g, std::uint64_
 
 // Fewer values wanted, fewer compares per vector.
 template <class T>
-std::uint32_t find_avx2(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, Wanted<T>& wanted) {
+__attribute__((target("avx2,popcnt"))) std::uint32_t find_avx2(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, Wanted<T>& wanted) {
   constexpr std::uint64_t kLanes = 32 / sizeof(T);
   std::uint64_t x = from;
   while (!wanted.done() && x + kLanes - 1 <= to) {

@@ -10,7 +10,9 @@
 namespace sgx {
 
 inline bool is_rare(Value value, std::uint64_t mask) {
-  return (__builtin_popcountll(value & mask) & 1) == 0;
+  // Parity rather than a population count: it compiles to a few instructions on every x86-64,
+  // where a count without the POPCNT instruction is a library call.
+  return __builtin_parityll(value & mask) == 0;
 }
 
 // rare_count[m] for every mask m < histogram.size() (a power of two): the number of positions
