@@ -5,15 +5,19 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "sgx/classic.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/rules.hpp"
+#include "sgx/store.hpp"
 #include "sgx/table2d.hpp"
+#include "tool_test.hpp"
 
 namespace sgx {
 namespace {
@@ -332,6 +336,216 @@ TEST(Table2dRows, WythoffFirstRowsAsFound) {
       {true, 347, 48, 48},   {true, 382, 96, 96},   {true, 613, 96, 96},   {true, 693, 96, 96}};
   for (std::size_t a = 0; a < expected.size(); ++a) EXPECT_EQ(rows[a], expected[a]) << "row " << a;
   EXPECT_FALSE(rows[16].found);
+}
+
+// ---- Through the real tools ----
+
+using testing::contains;
+using testing::read_file;
+using testing::Result;
+using TableToolTest = testing::ToolTest;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The words of the text report's table line for row a ("a b0 p s", or "a - - -").
+std::vector<std::string> report_row(const std::string& text, std::uint64_t a) {
+  for (const std::string& line : lines_of(text)) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.size() == 4 && w[0] == std::to_string(a)) return w;
+  }
+  return {};
+}
+
+// The "rows" array of a JSON report, from rows_found to the end of the array.
+std::string json_rows(const std::string& json) {
+  const auto start = json.find("\"rows_found\"");
+  const auto end = json.find("}]", start);
+  return start == std::string::npos || end == std::string::npos ? "" : json.substr(start, end + 2 - start);
+}
+
+TEST_F(TableToolTest, WythoffFromRunOctalToSgPeriod) {
+  Result r = run("run_octal", {"wythoff", "--n", "64", "--out", path("w.h5"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 1u) << "one JSON object, one line";
+  EXPECT_TRUE(contains(r.out, "{\"game\": \"wythoff\", \"kind\": \"table2d\", \"n\": 64, \"origin\": 0, "
+                              "\"values\": 4096, \"max_value\": "))
+      << r.out;
+  const GameTable expected = compute_table(TableGame::Wythoff, 64);
+  const std::vector<RowPeriod> rows = analyze_rows(expected);
+  const auto found = std::count_if(rows.begin(), rows.end(), [](const RowPeriod& p) { return p.found; });
+  EXPECT_EQ(found, 5);  // rows 0-4; row 5 (b0 27, p 24) needs 76 values, row 6 (b0 37, p 12) 65
+  EXPECT_TRUE(contains(r.out, "\"max_value\": " + std::to_string(expected.max_value()) + ",")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"rows_found\": 5, \"rows\": [{\"a\": 0, \"found\": true, \"preperiod\": 0, "
+                              "\"period\": 1, \"saltus\": 1}, {\"a\": 1, \"found\": true, \"preperiod\": 0, "
+                              "\"period\": 3, \"saltus\": 3}"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "{\"a\": 3, \"found\": true, \"preperiod\": 8, \"period\": 6, \"saltus\": 6}")) << r.out;
+  EXPECT_TRUE(contains(r.out, "{\"a\": 63, \"found\": false, \"preperiod\": null, \"period\": null, \"saltus\": null}]"))
+      << r.out;
+
+  // The file holds the table and the rows, exactly.
+  const TableRecord stored = read_table_file(path("w.h5"));
+  EXPECT_EQ(stored.table.game(), TableGame::Wythoff);
+  EXPECT_EQ(stored.table.n(), 64u);
+  EXPECT_TRUE(stored.table.cells() == expected.cells());
+  EXPECT_EQ(stored.rows, rows);
+
+  // sg_period finds the file's kind and reports the same rows.
+  Result p = run("sg_period", {path("w.h5"), "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(json_rows(p.out), json_rows(r.out));
+  EXPECT_FALSE(json_rows(p.out).empty());
+  EXPECT_TRUE(contains(p.out, "\"file\": \"" + path("w.h5") + "\"")) << p.out;
+  EXPECT_FALSE(contains(p.out, "\"seconds\"")) << "a stored table is not timed: " << p.out;
+
+  // One thread computes the same table.
+  Result one = run("run_octal", {"wythoff", "--n", "64", "--threads", "1", "--out", path("w1.h5"), "--json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(read_table_file(path("w1.h5")).table.cells() == expected.cells());
+  EXPECT_TRUE(contains(one.out, "\"threads\": 1,")) << one.out;
+}
+
+TEST_F(TableToolTest, CutReportIsTheSameFromRunOctalAndSgPeriod) {
+  Result r = run("run_octal", {"cut", "--n", "160", "--out", path("c.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "table       G(a, b) for 2 <= a, b < 160, 24964 values (a side below 2 is no position)"))
+      << r.out;
+  EXPECT_EQ(report_row(r.out, 2), (std::vector<std::string>{"2", "55", "34", "0"})) << r.out;
+  EXPECT_EQ(report_row(r.out, 3), (std::vector<std::string>{"3", "55", "34", "0"})) << r.out;
+  EXPECT_TRUE(report_row(r.out, 22).empty()) << "only the first 20 rows are listed: " << r.out;
+  EXPECT_TRUE(contains(r.out, "(the first 20 rows of 158; --json lists every row)")) << r.out;
+  Result p = run("sg_period", {path("c.h5")});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  // The same report, without the time the computation took.
+  std::string without_time;
+  for (const std::string& line : lines_of(r.out))
+    if (line.rfind("time ", 0) != 0) without_time.append(line).append("\n");
+  EXPECT_EQ(p.out, without_time);
+  EXPECT_TRUE(contains(r.out, "\ntime        ")) << r.out;
+}
+
+TEST_F(TableToolTest, WythoffReportNamesTheRowsNotFound) {
+  Result r = run("run_octal", {"wythoff", "--n", "300", "--out", path("w.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Rows 0-10 show their period within 300 values: row 10 (b0 224, p 24) needs 273 values and its
+  // tail of 76 is just over a quarter; row 11 starts at 277 with period 48.
+  EXPECT_TRUE(contains(r.out, "rows        11 of 300 additively periodic")) << r.out;
+  EXPECT_TRUE(contains(r.out, "not found   11-299 (289 rows:")) << r.out;
+  EXPECT_EQ(report_row(r.out, 10), (std::vector<std::string>{"10", "224", "24", "24"})) << r.out;
+  EXPECT_EQ(report_row(r.out, 11), (std::vector<std::string>{"11", "-", "-", "-"})) << r.out;
+}
+
+TEST_F(TableToolTest, DefaultsAndPrint) {
+  Result w = run("run_octal", {"wythoff", "--quiet"});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_TRUE(w.out.empty()) << w.out;
+  EXPECT_EQ(read_table_file(path("results/wythoff.h5")).table.n(), 1024u);
+  Result c = run("run_octal", {"cut", "--quiet"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(read_table_file(path("results/cut.h5")).table.n(), 256u);
+
+  // The corner of Wythoff's table (Winning Ways p. 76), and of the cutting game's, whose first
+  // row is Dawson's Kayles.
+  Result corner = run("run_octal", {"wythoff", "--n", "10", "--print=0:5", "--quiet", "--out", path("w.h5")});
+  ASSERT_EQ(corner.exit_code, 0) << corner.err;
+  EXPECT_EQ(corner.out, "0 1 2 3 4\n1 2 0 4 5\n2 0 1 5 3\n3 4 5 6 2\n4 5 3 2 7\n");
+  Result sheets = run("run_octal", {"cut", "--n", "12", "--print", "--quiet", "--out", path("c.h5")});
+  ASSERT_EQ(sheets.exit_code, 0) << sheets.err;
+  const std::vector<std::string> rows = lines_of(sheets.out);
+  ASSERT_EQ(rows.size(), 10u) << sheets.out;
+  Engine dawson(parse_rules("0.07"), EngineOptions{});
+  dawson.compute_to(10);
+  std::string first_row;
+  for (std::uint64_t k = 0; k < 10; ++k) first_row.append(k ? " " : "").append(std::to_string(dawson.values()[k]));
+  EXPECT_EQ(rows[0], first_row);
+  EXPECT_EQ(rows[1], first_row);  // 3 x b sheets: row 3 is row 2
+  // With the text report too, the values come first.
+  Result both = run("run_octal", {"wythoff", "--n", "10", "--print=0:2", "--out", path("w.h5")});
+  EXPECT_EQ(both.out.rfind("0 1\n1 2\ngame        wythoff\n", 0), 0u) << both.out;
+}
+
+TEST_F(TableToolTest, BadInputGetsOneLineAndExitTwoAndWritesNothing) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"wythoff", "--n", "0"},       {"wythoff", "--n", "16385"},      {"wythoff", "--n", "1e9"},
+      {"cut", "--n", "2"},           {"wythoff", "--n", "-5"},         {"wythoff", "--n", "2.5"},
+      {"wythoff", "--resume"},       {"cut", "--engine", "sweep"},     {"cut", "--checkpoint-every", "5"},
+      {"wythoff", "--no-shortcut"},  {"wythoff", "--max-n", "2^20"},   {"cut", "--print=0:5"},
+      {"cut", "--n", "10", "--print=2:11"}, {"wythoff", "--print=3:3"}, {"wythoff", "--print", "--json"},
+      {"wythoff", "--threads", "-1"},
+  };
+  for (const auto& args : cases) {
+    Result r = run("run_octal", args);
+    std::string shown;
+    for (const auto& a : args) shown.append("[").append(a).append("] ");
+    EXPECT_EQ(r.exit_code, 2) << shown << r.err;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << shown << r.err;
+    EXPECT_EQ(r.err.rfind("run_octal: ", 0), 0u) << shown << r.err;
+    EXPECT_TRUE(r.out.empty()) << shown << r.out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "results")) << "nothing is written for bad input";
+  Result big = run("run_octal", {"wythoff", "--n", "16385"});
+  EXPECT_TRUE(contains(big.err, "at most 16384")) << big.err;
+  Result resume = run("run_octal", {"cut", "--resume"});
+  EXPECT_TRUE(contains(resume.err, "--resume: the two-dimensional table of cut has no checkpoints")) << resume.err;
+  Result small = run("run_octal", {"cut", "--n", "2"});
+  EXPECT_TRUE(contains(small.err, "sheets start at 2 x 2")) << small.err;
+}
+
+TEST_F(TableToolTest, TablesAndRunsKeepToTheirOwnFiles) {
+  ASSERT_EQ(run("run_octal", {"wythoff", "--n", "40", "--quiet", "--out", path("w.h5")}).exit_code, 0);
+  const std::string table_bytes = read_file(path("w.h5"));
+  // A heap game cannot resume from a table file, and leaves it as it is.
+  Result resume = run("run_octal", {"0.137", "--n", "100", "--resume", "--out", path("w.h5")});
+  EXPECT_EQ(resume.exit_code, 1);
+  EXPECT_TRUE(contains(resume.err, "holds a two-dimensional table of wythoff, not the values of a heap game"))
+      << resume.err;
+  EXPECT_EQ(read_file(path("w.h5")), table_bytes);
+  // sg_period --table lists heap games only.
+  Result table = run("sg_period", {path("w.h5"), "--table"});
+  EXPECT_EQ(table.exit_code, 2);
+  EXPECT_TRUE(contains(table.err, "holds a two-dimensional table")) << table.err;
+  // A table does not replace an unfinished run: one forgotten option must not cost its values.
+  RunRecord unfinished;
+  unfinished.game = "0.137";
+  unfinished.complete = false;
+  unfinished.target_n = 1000;
+  unfinished.values = Sequence::from_vector({0, 0, 1, 1});
+  write_run_file(path("run.h5"), unfinished);
+  const std::string run_bytes = read_file(path("run.h5"));
+  Result over = run("run_octal", {"wythoff", "--n", "40", "--out", path("run.h5")});
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_TRUE(contains(over.err, "holds an unfinished run of 0.137")) << over.err;
+  EXPECT_EQ(read_file(path("run.h5")), run_bytes);
+  // An unwritable place fails before any work, as for heap games.
+  Result nowhere = run("run_octal", {"cut", "--out", path("no/such/dir/c.h5")});
+  EXPECT_EQ(nowhere.exit_code, 1);
+  EXPECT_TRUE(contains(nowhere.err, "directory does not exist")) << nowhere.err;
+  // And a run file still reads as before next to a table.
+  ASSERT_EQ(run("run_octal", {"0.137", "--n", "500", "--quiet", "--out", path("d.h5")}).exit_code, 0);
+  Result both = run("sg_period", {path("d.h5"), path("w.h5")});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_TRUE(contains(both.out, "period      period 34, preperiod 52, proven (guy-smith)")) << both.out;
+  EXPECT_TRUE(contains(both.out, "game        wythoff")) << both.out;
+}
+
+TEST_F(TableToolTest, H5dumpShowsTheTableRunOctalWrote) {
+  if (std::system("command -v h5dump >/dev/null 2>&1") != 0) GTEST_SKIP() << "h5dump is not installed";
+  ASSERT_EQ(run("run_octal", {"wythoff", "--n", "64", "--quiet", "--out", path("w.h5")}).exit_code, 0);
+  std::string command = "h5dump -H -p ";
+  command.append(testing::quote(path("w.h5"))).append(" >").append(testing::quote(path("h.txt")));
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const std::string header = read_file(path("h.txt"));
+  for (const char* part : {"DATASET \"table\"", "H5T_STD_U8LE", "DATASPACE  SIMPLE { ( 64, 64 ) / ( 64, 64 ) }",
+                           "FLETCHER32", "GROUP \"rows\"", "DATASET \"period\"", "ATTRIBUTE \"origin\""})
+    EXPECT_TRUE(contains(header, part)) << "missing " << part << " in\n" << header;
 }
 
 }  // namespace
