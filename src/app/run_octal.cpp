@@ -51,7 +51,7 @@ constexpr const char* kDefaultCheckpointEvery = "300";
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
 Computes the nim-sequence G(0), G(1), ... of a heap game, its sparse-space statistics and its
-period, and saves the values to an HDF5 file.
+period, and saves the values to an HDF5 file; or the table G(a, b) of a game of pairs.
 
 GAME is a code or a name:
   0.137  .07  0.F7  4.07  8.0   octal / hexadecimal take-and-break codes (d0 in 0, 4, 8, C)
@@ -259,7 +259,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
   po::options_description visible(kUsage);
   visible.add_options()
-      ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30")
+      ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30; for wythoff and cut, a, b < N")
       ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
@@ -268,7 +268,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
-      ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1)")
+      ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
