@@ -478,8 +478,9 @@ TEST(PeriodPlainValues, SameAsTheGameAnalysisWithoutATheorem) {
     const std::uint64_t p = 1 + rng() % 40;
     const std::uint64_t n0 = rng() % 200;
     const Value s = static_cast<Value>(seed % 4 == 0 ? 0 : rng() % 4);
-    // Tails from too short to plenty: some are found and some not, by both.
-    const std::uint64_t n = n0 + 1 + rng() % (6 * p + 60);
+    // Tails from too short to plenty: some are found and some not, by both. (plant needs one
+    // period and a value past the prefix.)
+    const std::uint64_t n = n0 + p + 1 + rng() % (5 * p + 60);
     const std::vector<Value> g = plant(rng, n0, p, n, 60, s).values;
     const PeriodResult expected = analyze_period(Sequence::from_vector(g), tail_game);
     found += expected.found;
