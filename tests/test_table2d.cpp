@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -546,6 +547,29 @@ TEST_F(TableToolTest, H5dumpShowsTheTableRunOctalWrote) {
   for (const char* part : {"DATASET \"table\"", "H5T_STD_U8LE", "DATASPACE  SIMPLE { ( 64, 64 ) / ( 64, 64 ) }",
                            "FLETCHER32", "GROUP \"rows\"", "DATASET \"period\"", "ATTRIBUTE \"origin\""})
     EXPECT_TRUE(contains(header, part)) << "missing " << part << " in\n" << header;
+}
+
+// The h5py snippet for tables in docs/FORMAT.md, as written there, on a file run_octal wrote.
+TEST_F(TableToolTest, TheDocumentedH5pySnippetReadsATable) {
+  if (std::system("/usr/bin/python3 -c 'import h5py' 2>/dev/null") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 has no h5py (apt-get install python3-h5py)";
+  ASSERT_EQ(run("run_octal", {"cut", "--quiet"}).exit_code, 0);  // results/cut.h5, as in the snippet
+  const std::string doc = read_file(std::filesystem::path(SGX_SOURCE_DIR) / "docs" / "FORMAT.md");
+  const std::string open = "```python\n";
+  std::string snippet;
+  for (auto start = doc.find(open); start != std::string::npos; start = doc.find(open, start + 1)) {
+    const auto body = start + open.size();
+    snippet = doc.substr(body, doc.find("```", body) - body);
+    if (contains(snippet, "table2d")) break;
+    snippet.clear();
+  }
+  ASSERT_FALSE(snippet.empty()) << "no python snippet for tables in docs/FORMAT.md";
+  std::ofstream(path("read.py")) << snippet;
+  std::string command = "cd ";
+  command.append(testing::quote(dir_.string())).append(" && /usr/bin/python3 read.py >py.txt 2>&1");
+  EXPECT_EQ(std::system(command.c_str()), 0) << read_file(path("py.txt"));
+  // A 4 x 2 sheet has one cut, into two 2 x 2 sheets of value 0; every row 4 sheet is worth 1.
+  EXPECT_EQ(read_file(path("py.txt")), "G(4, 2) = 1\nrow 4 preperiod 2 period 1 saltus 0\n");
 }
 
 }  // namespace
