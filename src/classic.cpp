@@ -145,19 +145,6 @@ std::vector<std::uint64_t> fibonacci_nim_winning_takes(std::uint64_t n, std::uin
 ValueGrid::ValueGrid(std::uint64_t max_x, std::uint64_t max_y)
     : max_x_(max_x), max_y_(max_y), values_((max_x + 1) * (max_y + 1), 0) {}
 
-WythoffValues::WythoffValues(std::uint64_t max_heap) : ValueGrid(max_heap, max_heap) {
-  SeenValues seen;
-  for (std::uint64_t a = 0; a <= max_heap; ++a) {
-    for (std::uint64_t b = 0; b <= max_heap; ++b) {
-      seen.clear();
-      for (std::uint64_t x = 0; x < a; ++x) seen.insert(at(x, b));
-      for (std::uint64_t y = 0; y < b; ++y) seen.insert(at(a, y));
-      for (std::uint64_t d = 1; d <= std::min(a, b); ++d) seen.insert(at(a - d, b - d));
-      set(a, b, seen.mex());
-    }
-  }
-}
-
 FibonacciNimValues::FibonacciNimValues(std::uint64_t max_heap) : ValueGrid(max_heap, max_heap) {
   SeenValues seen;
   for (std::uint64_t n = 1; n <= max_heap; ++n) {
@@ -167,18 +154,6 @@ FibonacciNimValues::FibonacciNimValues(std::uint64_t max_heap) : ValueGrid(max_h
       const std::uint64_t left = n - limit;
       seen.insert(value(left, 2 * limit));
       set(n, limit, seen.mex());
-    }
-  }
-}
-
-CutValues::CutValues(std::uint64_t max_side) : ValueGrid(max_side, max_side) {
-  SeenValues seen;
-  for (std::uint64_t rows = 2; rows <= max_side; ++rows) {
-    for (std::uint64_t columns = 2; columns <= max_side; ++columns) {
-      seen.clear();
-      for (const auto& [first, second] : cut_options({rows, columns}))
-        seen.insert(at(first.first, first.second) ^ at(second.first, second.second));
-      set(rows, columns, seen.mex());
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <span>
 
 // How a periodic tail is found (one O(N) pass, no search over candidate periods).
 //
@@ -75,15 +76,17 @@ std::uint64_t needed_values(const ProofPlan& plan, std::uint64_t preperiod, std:
   return plan.heaps * start + plan.heaps * period + plan.take;
 }
 
+// The values are read through a span so that a heap game's sequence and a row of a two-dimensional
+// table go through the same code.
 template <class T>
-std::int64_t difference(const std::vector<T>& g, std::uint64_t from, std::uint64_t to) {
+std::int64_t difference(std::span<const T> g, std::uint64_t from, std::uint64_t to) {
   return static_cast<std::int64_t>(g[to]) - static_cast<std::int64_t>(g[from]);
 }
 
 // pi[i] = longest proper border of R(0..i), R(i) = D(M-1-i) the differences read backwards.
 // Index is uint32 when it can hold M, halving the only large array.
 template <class Index, class T>
-std::unique_ptr<Index[]> reversed_borders(const std::vector<T>& g) {
+std::unique_ptr<Index[]> reversed_borders(std::span<const T> g) {
   const std::uint64_t m = g.size() - 1;
   auto r = [&g, m](std::uint64_t i) { return difference(g, m - 1 - i, m - i); };
   auto pi = std::make_unique_for_overwrite<Index[]>(m);
@@ -116,7 +119,7 @@ Suffix longest_repeating(const Index* pi, std::uint64_t m) {
 
 // The longest suffix whose period a theorem proves with these values (criterion 1), or length 0.
 template <class Index, class T>
-Suffix longest_proven(const Index* pi, const std::vector<T>& g, const ProofPlan& plan) {
+Suffix longest_proven(const Index* pi, std::span<const T> g, const ProofPlan& plan) {
   if (plan.theorem.empty()) return {};
   const std::uint64_t n = g.size();
   const std::uint64_t m = n - 1;
@@ -130,17 +133,18 @@ Suffix longest_proven(const Index* pi, const std::vector<T>& g, const ProofPlan&
   return {};
 }
 
-// Criterion 2's extra conditions (see the top of the file).
+// Criterion 2's extra conditions (see the top of the file). saltus_allowed is false for finite
+// octal codes.
 bool worth_reporting(std::uint64_t n, std::uint64_t preperiod, std::uint64_t period, std::int64_t saltus,
-                     const Rules& rules) {
+                     bool saltus_allowed) {
   const std::uint64_t tail = n - preperiod;
   if (kMinShareInverse * tail < n || tail < period + kMinRelations) return false;
-  return saltus == 0 || rules.has_tail() || !rules.is_octal();
+  return saltus == 0 || saltus_allowed;
 }
 
 // Last n with G(n+p) != G(n) + s, plus one: the preperiod by its definition.
 template <class T>
-std::uint64_t exact_preperiod(const std::vector<T>& g, std::uint64_t p, std::int64_t s) {
+std::uint64_t exact_preperiod(std::span<const T> g, std::uint64_t p, std::int64_t s) {
   for (std::uint64_t n = g.size() - p; n-- > 0;)
     if (difference(g, n, n + p) != s) return n + 1;
   return 0;
@@ -151,7 +155,7 @@ std::uint64_t exact_preperiod(const std::vector<T>& g, std::uint64_t p, std::int
 // (0.137: 0 14 16 17 31 34 51); comparing with G(n + p) alone would miss 17 (G(17) = G(51), but
 // 51 is itself exceptional) and report 0 and 34 differently. n0 - 1 is always on the list.
 template <class T>
-std::vector<std::uint64_t> list_exceptions(const std::vector<T>& g, std::uint64_t p, std::int64_t s,
+std::vector<std::uint64_t> list_exceptions(std::span<const T> g, std::uint64_t p, std::int64_t s,
                                            std::uint64_t preperiod) {
   std::vector<std::uint64_t> out;
   for (std::uint64_t n = 0; n < preperiod && out.size() < kMaxExceptions; ++n) {
@@ -161,9 +165,10 @@ std::vector<std::uint64_t> list_exceptions(const std::vector<T>& g, std::uint64_
   return out;
 }
 
-// Fills found, period, saltus, preperiod and exceptions.
+// Fills found, period, saltus, preperiod and exceptions. plan.theorem is empty when no theorem
+// applies (then only criterion 2 can find a period).
 template <class Index, class T>
-void detect(const std::vector<T>& g, const Rules& rules, const ProofPlan& plan, PeriodResult& result) {
+void detect(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
   const std::uint64_t n = g.size();
   const std::uint64_t m = n - 1;
   const auto pi = reversed_borders<Index>(g);
@@ -174,7 +179,7 @@ void detect(const std::vector<T>& g, const Rules& rules, const ProofPlan& plan, 
   const std::uint64_t p = tail.period;
   const std::int64_t s = difference(g, m - tail.length, m - tail.length + p);
   const std::uint64_t n0 = exact_preperiod(g, p, s);
-  if (!by_proof && !worth_reporting(n, n0, p, s, rules)) return;
+  if (!by_proof && !worth_reporting(n, n0, p, s, saltus_allowed)) return;
   result.found = true;
   result.period = p;
   result.saltus = s;
@@ -182,7 +187,28 @@ void detect(const std::vector<T>& g, const Rules& rules, const ProofPlan& plan, 
   result.exceptions = list_exceptions(g, p, s, n0);
 }
 
+// detect with the narrower index type whenever it can hold the length.
+template <class T>
+void detect_any_length(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+  if (g.size() - 1 <= std::numeric_limits<std::uint32_t>::max())
+    detect<std::uint32_t>(g, plan, saltus_allowed, result);
+  else
+    detect<std::uint64_t>(g, plan, saltus_allowed, result);
+}
+
+template <class T>
+PeriodResult additive_period_of(std::span<const T> values) {
+  PeriodResult result;
+  result.checked_n = values.size();
+  if (values.size() >= 3) detect_any_length(values, ProofPlan{}, true, result);
+  return result;
+}
+
 }  // namespace
+
+PeriodResult find_additive_period(std::span<const std::uint8_t> values) { return additive_period_of(values); }
+PeriodResult find_additive_period(std::span<const std::uint16_t> values) { return additive_period_of(values); }
+PeriodResult find_additive_period(std::span<const std::uint32_t> values) { return additive_period_of(values); }
 
 std::string proof_theorem(const Rules& rules) {
   // Repeating tails have unbounded takes, and unequal parts break the shift-by-p argument.
@@ -206,12 +232,9 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules) {
   const ProofPlan plan = plan_for(rules);
   result.theorem = plan.theorem;
   if (n < 3) return result;
-  values.visit([&](const auto& g) {
-    if (n - 1 <= std::numeric_limits<std::uint32_t>::max())
-      detect<std::uint32_t>(g, rules, plan, result);
-    else
-      detect<std::uint64_t>(g, rules, plan, result);
-  });
+  // Finite octal codes are never arithmetic-periodic (see the top of the file).
+  const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
+  values.visit([&](const auto& g) { detect_any_length(std::span(g.data(), g.size()), plan, saltus_allowed, result); });
   if (result.found && !plan.theorem.empty()) {
     result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
     result.proven = result.saltus == 0 && n >= result.proof_needs_n;

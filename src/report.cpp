@@ -222,6 +222,107 @@ std::string period_table(const std::vector<TableRow>& rows) {
   return out;
 }
 
+namespace {
+
+// "16-1023" or "3, 5, 9-12": the rows of a table not found periodic, runs of consecutive rows
+// joined; at most max_runs runs, then "...".
+std::string rows_not_found(const TableReport& r, std::size_t max_runs) {
+  std::string out;
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < r.rows.size();) {
+    if (r.rows[i].found) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end + 1 < r.rows.size() && !r.rows[end + 1].found) ++end;
+    if (runs++ == max_runs) return out + ", ...";
+    if (!out.empty()) out += ", ";
+    out += std::to_string(r.origin + i);
+    if (end > i) out.append("-").append(std::to_string(r.origin + end));
+    i = end + 1;
+  }
+  return out;
+}
+
+std::uint64_t rows_found(const TableReport& r) {
+  return static_cast<std::uint64_t>(std::count_if(r.rows.begin(), r.rows.end(), [](const RowPeriod& p) { return p.found; }));
+}
+
+}  // namespace
+
+std::string table_report_text(const TableReport& r, std::size_t rows_shown) {
+  std::ostringstream s;
+  const std::uint64_t side = r.n - r.origin;
+  const std::uint64_t found = rows_found(r);
+  s << "game        " << r.game << "\n"
+    << "table       G(a, b) for " << r.origin << " <= a, b < " << r.n << ", " << side * side << " values";
+  if (r.origin > 0) s << " (a side below " << r.origin << " is no position)";
+  s << "\n";
+  if (r.seconds >= 0) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
+    s << "time        " << secs << " s (" << r.threads << " threads)\n";
+  }
+  s << "largest     " << r.max_value << "\n"
+    << "rows        " << found << " of " << r.rows.size()
+    << " additively periodic: G(a, b + p) = G(a, b) + s for b >= b0\n"
+    << "not found   " << (found == r.rows.size() ? "none" : rows_not_found(r, 12));
+  if (found < r.rows.size())
+    s << " (" << r.rows.size() - found << " rows: no period shown twice over in the last quarter of the row)";
+  s << "\n";
+  if (!r.file.empty()) s << "file        " << r.file << "\n";
+
+  const std::size_t shown = std::min(rows_shown, r.rows.size());
+  std::vector<std::vector<std::string>> cells = {{"a", "preperiod b0", "period p", "saltus s"}};
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RowPeriod& p = r.rows[i];
+    const std::string none = "-";
+    cells.push_back({std::to_string(r.origin + i), p.found ? std::to_string(p.preperiod) : none,
+                     p.found ? std::to_string(p.period) : none, p.found ? std::to_string(p.saltus) : none});
+  }
+  std::vector<std::size_t> width(cells[0].size(), 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  s << "\n";
+  for (const auto& line : cells) {
+    std::string text;
+    for (std::size_t c = 0; c < line.size(); ++c)
+      text.append(c > 0 ? "  " : "").append(width[c] - line[c].size(), ' ').append(line[c]);
+    s << text << "\n";
+  }
+  if (shown < r.rows.size()) s << "(the first " << shown << " rows of " << r.rows.size() << "; --json lists every row)\n";
+  return s.str();
+}
+
+std::string table_report_json(const TableReport& r) {
+  JsonWriter json;
+  const std::uint64_t side = r.n - r.origin;
+  json.begin_object()
+      .field("game", r.game)
+      .field("kind", "table2d")
+      .field("n", r.n)
+      .field("origin", r.origin)
+      .field("values", side * side)
+      .field("max_value", std::uint64_t{r.max_value});
+  if (r.seconds >= 0) json.field("seconds", r.seconds).field("threads", r.threads);
+  json.field("rows_found", rows_found(r)).begin_array("rows");
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const RowPeriod& p = r.rows[i];
+    json.begin_object().field("a", r.origin + i).field("found", p.found);
+    if (p.found)
+      json.field("preperiod", p.preperiod).field("period", p.period).field("saltus", p.saltus);
+    else
+      json.null_field("preperiod").null_field("period").null_field("saltus");
+    json.end_object();
+  }
+  json.end_array();
+  if (!r.file.empty()) json.field("file", r.file);
+  if (r.peak_rss_bytes > 0) json.field("peak_rss_bytes", r.peak_rss_bytes);
+  json.end_object();
+  return json.str();
+}
+
 std::uint64_t peak_rss_bytes() {
   std::ifstream status("/proc/self/status");
   std::string line;

@@ -8,6 +8,7 @@
 #include "sgx/classic.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/numbers.hpp"
+#include "sgx/table2d.hpp"
 
 namespace sgx {
 
@@ -287,7 +288,7 @@ Solution solve_wythoff(const std::vector<Component>& position) {
         concat("P-positions (floor(k phi), floor(k phi^2)); the value is tabulated only up to ", kMaxWythoffTable);
     return solution;
   }
-  const WythoffValues table(largest);
+  const GameTable table = compute_table(TableGame::Wythoff, largest + 1);
   ComponentRules rules;
   rules.value = [&table](const Component& c) { return table.at(c[0], c[1]); };
   rules.options_of_value = [&table](const Component& c, std::uint64_t target, const OptionVisit& visit) {
@@ -335,7 +336,7 @@ Solution solve_fibonacci(const std::vector<Component>& position) {
 Solution solve_cut(const std::vector<Component>& position) {
   const std::uint64_t largest = largest_number(position);
   if (largest > kMaxCutTable) throw SolveError(table_too_small("cutting-game", kMaxCutTable, largest));
-  const CutValues table(largest);
+  const GameTable table = compute_table(TableGame::Cut, largest + 1);
   ComponentRules rules;
   rules.value = [&table](const Component& c) { return table.at(c[0], c[1]); };
   rules.options_of_value = [&table](const Component& c, std::uint64_t target, const OptionVisit& visit) {

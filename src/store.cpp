@@ -31,9 +31,11 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -226,25 +228,36 @@ hsize_t chunk_length(hsize_t n, std::size_t value_bytes) {
   return std::clamp<hsize_t>(n, 1, (hsize_t{1} << 20) / value_bytes);
 }
 
-// A 1-D dataset: chunked, shuffled (wide types compress much better), deflate level 1 (fast),
-// and Fletcher-32 last so the checksum covers the bytes as they lie on disk.
+// A dataset of shape dims, chunks of shape chunk: chunked, shuffled (wide types compress much
+// better), deflate level 1 (fast), and Fletcher-32 last so the checksum covers the bytes as they
+// lie on disk. A 1-D dataset may grow (unlimited), so zero length works too.
 template <class T>
-void write_dataset(hid_t parent, const char* name, const std::vector<T>& data) {
+void write_array(hid_t parent, const char* name, const T* data, const std::vector<hsize_t>& dims,
+                 const std::vector<hsize_t>& chunk) {
   const std::string where = name;
-  hsize_t length = data.size(), unlimited = H5S_UNLIMITED;  // unlimited: zero length works too
-  auto space = checked(H5Screate_simple(1, &length, &unlimited), H5Sclose, where);
+  const int rank = static_cast<int>(dims.size());
+  const hsize_t unlimited = H5S_UNLIMITED;
+  auto space = checked(H5Screate_simple(rank, dims.data(), rank == 1 ? &unlimited : nullptr), H5Sclose, where);
   auto dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where);
-  hsize_t chunk = chunk_length(length, sizeof(T));
-  check(H5Pset_chunk(dcpl, 1, &chunk), where);
+  check(H5Pset_chunk(dcpl, rank, chunk.data()), where);
   if (sizeof(T) > 1) check(H5Pset_shuffle(dcpl), where);
   check(H5Pset_deflate(dcpl, 1), where);
   check(H5Pset_fletcher32(dcpl), where);
   auto dset = checked(H5Dcreate2(parent, name, H5Type<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
                       H5Dclose, where);
-  if (length > 0) check(H5Dwrite(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), where);
+  hsize_t count = 1;
+  for (hsize_t d : dims) count *= d;
+  if (count > 0) check(H5Dwrite(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data), where);
   // Chunks wait in the chunk cache until this close: a failure to store them shows up only here
   // (unchecked, HDF5 would drop them and the values would read back as zeros).
   check(H5Dclose(dset.release()), where);
+}
+
+// A 1-D dataset, in chunks of about 1 MiB.
+template <class T>
+void write_dataset(hid_t parent, const char* name, const std::vector<T>& data) {
+  const hsize_t length = data.size();
+  write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(T))});
 }
 
 std::string utc_now_iso8601() {
@@ -295,6 +308,54 @@ void write_period(hid_t file, const PeriodResult& period) {
   write_attribute<std::uint64_t>(group, "proof_needs_n", period.proof_needs_n);
   write_attribute<std::uint64_t>(group, "checked_n", period.checked_n);
   if (!period.exceptions.empty()) write_dataset(group, "exceptions", period.exceptions);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two-dimensional tables: the same machinery, another layout (docs/FORMAT.md). Their root has a
+// kind attribute, which run files (the older kind) have not.
+
+constexpr const char* kTableKind = "table2d";
+
+void write_rows(hid_t file, const std::vector<RowPeriod>& rows) {
+  auto group = create_group(file, "rows");
+  std::vector<std::uint8_t> found;
+  std::vector<std::uint64_t> preperiod, period;
+  std::vector<std::int64_t> saltus;
+  for (const RowPeriod& row : rows) {
+    found.push_back(row.found);
+    preperiod.push_back(row.preperiod);
+    period.push_back(row.period);
+    saltus.push_back(row.saltus);
+  }
+  write_dataset(group, "found", found);
+  write_dataset(group, "preperiod", preperiod);
+  write_dataset(group, "period", period);
+  write_dataset(group, "saltus", saltus);
+}
+
+void write_table(hid_t file, const TableRecord& record) {
+  const GameTable& table = record.table;
+  const hsize_t side = table.side();
+  if (record.rows.size() != side)
+    throw StoreError("the table has " + std::to_string(side) + " rows but " + std::to_string(record.rows.size()) +
+                     " row results were given");
+  write_attribute<std::int32_t>(file, "format_version", kFormatVersion);
+  write_string_attribute(file, "kind", kTableKind);
+  write_string_attribute(file, "game", table_game_name(table.game()));
+  write_attribute<std::uint64_t>(file, "n", table.n());
+  write_attribute<std::uint64_t>(file, "origin", table.origin());
+  write_attribute<std::uint32_t>(file, "max_value", table.max_value());
+  write_string_attribute(file, "program_version", record.program_version);
+  write_string_attribute(file, "created", utc_now_iso8601());
+  write_string_attribute(file, "description",
+                         "table[i][j] = G(origin + i, origin + j); rows/*[i] describe row a = origin + i");
+  table.cells().visit([&](const auto& cells) {
+    using T = typename std::decay_t<decltype(cells)>::value_type;
+    // Whole rows, about 1 MiB of them per chunk: a row or a corner reads one chunk or a few.
+    const hsize_t rows_per_chunk = std::clamp<hsize_t>((hsize_t{1} << 20) / (side * sizeof(T)), 1, side);
+    write_array(file, "table", cells.data(), {side, side}, {rows_per_chunk, side});
+  });
+  write_rows(file, record.rows);
 }
 
 // The in-memory file of HDF5's core driver, kept when HDF5 closes the file instead of freed:
@@ -369,11 +430,13 @@ class MemoryImage {
   std::size_t closed_capacity_ = 0;
 };
 
+// What goes into a file: called with the open, empty file.
+using FileContents = std::function<void(hid_t file)>;
+
 // Builds the complete file in image. name labels the in-memory file; it must not exist on disk,
 // because H5Fcreate first tries to open an existing file of that name (and the core driver would
 // read all of it into memory).
-void build_image(MemoryImage& image, const std::string& name, const RunInfo& info, const Sequence& values,
-                 int format_version) {
+void build_image(MemoryImage& image, const std::string& name, const FileContents& contents) {
   auto fapl = file_access();
   // The 1.10 format: checksums on all metadata (see the top of this file).
   check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "file access properties");
@@ -382,9 +445,7 @@ void build_image(MemoryImage& image, const std::string& name, const RunInfo& inf
   H5FD_file_image_callbacks_t callbacks = image.callbacks();
   check(H5Pset_file_image_callbacks(fapl, &callbacks), "file access properties");
   auto file = checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "the file");
-  write_root(file, info, values, format_version);
-  write_stats(file, info.stats);
-  write_period(file, info.period);
+  contents(file);
   check(H5Fclose(file.release()), "the file");
 }
 
@@ -467,7 +528,7 @@ std::string describe_write_failure(const Hdf5Failure& failure) {
 
 std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
 
-void write_atomically(const std::string& path, const RunInfo& info, const Sequence& values, int format_version) {
+void write_atomically(const std::string& path, const FileContents& contents) {
   check_directory_of(path);
   TempFile temp(temp_path_for(path));
   try {
@@ -476,7 +537,7 @@ void write_atomically(const std::string& path, const RunInfo& info, const Sequen
     {
       std::lock_guard lock(hdf5_mutex);
       H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
-      build_image(image, temp.path(), info, values, format_version);
+      build_image(image, temp.path(), contents);
     }
     auto [bytes, size] = image.bytes();
     temp.write(bytes, size);
@@ -492,11 +553,26 @@ void write_atomically(const std::string& path, const RunInfo& info, const Sequen
   sync_directory(dir.empty() ? "." : dir);
 }
 
+// What a run file holds (the references must outlive the call that uses it).
+FileContents run_contents(const RunInfo& info, const Sequence& values, int format_version) {
+  return [&info, &values, format_version](hid_t file) {
+    write_root(file, info, values, format_version);
+    write_stats(file, info.stats);
+    write_period(file, info.period);
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading. Validation failures throw StoreError with a predicate ("is not an sgx run file: ..."),
 // which read_run_file prefixes with the path.
 
-StoreError not_ours(const std::string& why) { return StoreError("is not an sgx run file: " + why); }
+// The kind of file the reader under way expects ("run" or "table"), for the messages: set by
+// read_checked while it holds hdf5_mutex, so one reader at a time sees it.
+const char* expected_kind = "run";
+
+StoreError not_ours(const std::string& why) {
+  return StoreError(std::string("is not an sgx ").append(expected_kind).append(" file: ").append(why));
+}
 
 void require_attribute(hid_t object, const std::string& object_path, const char* name) {
   if (!check_tri(H5Aexists(object, name), attribute_where(object_path, name)))
@@ -542,6 +618,15 @@ std::string read_string_attribute(hid_t object, const std::string& object_path, 
   return text.data();
 }
 
+std::vector<hsize_t> dataset_shape(hid_t dset, const std::string& where) {
+  auto space = checked(H5Dget_space(dset), H5Sclose, where);
+  const int rank = H5Sget_simple_extent_ndims(space);
+  if (rank < 0) check(rank, where);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (rank > 0) check(H5Sget_simple_extent_dims(space, dims.data(), nullptr), where);
+  return dims;
+}
+
 hsize_t dataset_length(hid_t dset, const std::string& where) {
   auto space = checked(H5Dget_space(dset), H5Sclose, where);
   if (H5Sget_simple_extent_ndims(space) != 1) throw not_ours(where + " is not one-dimensional");
@@ -581,26 +666,42 @@ std::vector<std::uint64_t> read_optional_list(hid_t group, const std::string& gr
   return read_dataset<std::uint64_t>(dset, dataset_length(dset, where), where);
 }
 
-// /values into a Sequence of the stored width (uint8, uint16 or uint32), checked against n.
-Sequence read_values(hid_t file, std::uint64_t n) {
-  if (!check_tri(H5Lexists(file, "values", H5P_DEFAULT), "/values")) throw not_ours("it has no /values dataset");
-  auto dset = checked(H5Dopen2(file, "values", H5P_DEFAULT), H5Dclose, "/values");
-  auto type = dataset_type(dset, "/values");
+// An empty Sequence of the width of a dataset of values (uint8, uint16 or uint32).
+Sequence sequence_for(hid_t dset, const std::string& where) {
+  auto type = dataset_type(dset, where);
   Sequence values;
   if (is_unsigned(type, 2))
     values.widen_to_hold(0xFF + 1);
   else if (is_unsigned(type, 4))
     values.widen_to_hold(0xFFFF + 1);
   else if (!is_unsigned(type, 1))
-    throw not_ours("/values is not an 8-, 16- or 32-bit unsigned integer dataset");
+    throw not_ours(where + " is not an 8-, 16- or 32-bit unsigned integer dataset");
+  return values;
+}
+
+// All count values of dset, whatever its shape, into values (of the width sequence_for chose).
+void read_into(Sequence& values, hid_t dset, hsize_t count, const std::string& where) {
+  values.visit([&](auto& storage) {
+    using T = typename std::decay_t<decltype(storage)>::value_type;
+    storage = read_dataset<T>(dset, count, where);
+  });
+}
+
+Handle open_dataset(hid_t parent, const std::string& parent_path, const char* name) {
+  const std::string where = (parent_path == "/" ? "/" : parent_path + "/") + name;
+  if (!check_tri(H5Lexists(parent, name, H5P_DEFAULT), where)) throw not_ours("it has no " + where + " dataset");
+  return checked(H5Dopen2(parent, name, H5P_DEFAULT), H5Dclose, where);
+}
+
+// /values into a Sequence of the stored width (uint8, uint16 or uint32), checked against n.
+Sequence read_values(hid_t file, std::uint64_t n) {
+  auto dset = open_dataset(file, "/", "values");
+  Sequence values = sequence_for(dset, "/values");
   hsize_t length = dataset_length(dset, "/values");
   if (length != n)
     throw StoreError("is inconsistent: attribute n is " + std::to_string(n) + " but /values holds " +
                      std::to_string(length) + " values");
-  values.visit([&](auto& storage) {
-    using T = typename std::decay_t<decltype(storage)>::value_type;
-    storage = read_dataset<T>(dset, length, "/values");
-  });
+  read_into(values, dset, length, "/values");
   return values;
 }
 
@@ -650,10 +751,26 @@ void check_format_version(hid_t file) {
                      std::to_string(kFormatVersion));
 }
 
-Handle open_run_file(const std::string& path) {
+Handle open_file(const std::string& path) {
   auto fapl = file_access();
   auto file = checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose, "the file header");
   check_format_version(file);
+  return file;
+}
+
+// The kind attribute of the root: "" for a run file, which has none.
+std::string file_kind(hid_t file) {
+  if (!check_tri(H5Aexists(file, "kind"), attribute_where("/", "kind"))) return "";
+  return read_string_attribute(file, "/", "kind");
+}
+
+Handle open_run_file(const std::string& path) {
+  auto file = open_file(path);
+  const std::string kind = file_kind(file);
+  if (kind == kTableKind)
+    throw StoreError("holds a two-dimensional table of " + read_string_attribute(file, "/", "game") +
+                     ", not the values of a heap game");
+  if (!kind.empty()) throw not_ours("its kind '" + kind + "' is unknown");
   return file;
 }
 
@@ -687,6 +804,62 @@ RunRecord read_hdf5(const std::string& path) {
   return record;
 }
 
+// One dataset of /rows, of exactly type T and one entry per row.
+template <class T>
+std::vector<T> read_row_results(hid_t group, const char* name, hsize_t side) {
+  auto dset = open_dataset(group, "/rows", name);
+  const std::string where = std::string("/rows/") + name;
+  const IntegerType type = dataset_type(dset, where);
+  if (type.type_class != H5T_INTEGER || type.size != sizeof(T) || (type.sign == H5T_SGN_2) != std::is_signed_v<T>)
+    throw not_ours(where + " has the wrong type");
+  const hsize_t length = dataset_length(dset, where);
+  if (length != side)
+    throw StoreError("is inconsistent: the table has " + std::to_string(side) + " rows but " + where + " holds " +
+                     std::to_string(length));
+  return read_dataset<T>(dset, length, where);
+}
+
+TableRecord read_table_hdf5(const std::string& path) {
+  auto file = open_file(path);
+  const std::string kind = file_kind(file);
+  if (kind.empty()) throw StoreError("holds the values of a heap game, not a two-dimensional table");
+  if (kind != kTableKind) throw not_ours("its kind '" + kind + "' is unknown");
+  const std::string name = read_string_attribute(file, "/", "game");
+  const std::optional<TableGame> game = parse_table_game(name);
+  if (!game) throw not_ours("its game '" + name + "' has no two-dimensional table");
+  const auto n = read_attribute<std::uint64_t>(file, "/", "n");
+  const auto origin = read_attribute<std::uint64_t>(file, "/", "origin");
+  if (origin != table_origin(*game))
+    throw StoreError("is inconsistent: attribute origin is " + std::to_string(origin) + " but tables of " + name +
+                     " start at " + std::to_string(table_origin(*game)));
+  if (n <= origin || n > kMaxTableN)
+    throw StoreError("is inconsistent: attribute n is " + std::to_string(n) + ", outside " +
+                     std::to_string(origin + 1) + ".." + std::to_string(kMaxTableN));
+  const hsize_t side = n - origin;
+  std::string program_version = read_string_attribute(file, "/", "program_version");
+
+  auto group = open_group(file, "rows");
+  const auto found = read_row_results<std::uint8_t>(group, "found", side);
+  const auto preperiod = read_row_results<std::uint64_t>(group, "preperiod", side);
+  const auto period = read_row_results<std::uint64_t>(group, "period", side);
+  const auto saltus = read_row_results<std::int64_t>(group, "saltus", side);
+  std::vector<RowPeriod> rows(side);
+  for (std::size_t i = 0; i < side; ++i) rows[i] = {found[i] != 0, preperiod[i], period[i], saltus[i]};
+
+  // The big one last: damage elsewhere is found quickly.
+  auto dset = open_dataset(file, "/", "table");
+  Sequence cells = sequence_for(dset, "/table");
+  const std::vector<hsize_t> shape = dataset_shape(dset, "/table");
+  if (shape != std::vector<hsize_t>{side, side}) {
+    std::string shown;
+    for (hsize_t d : shape) shown.append(shown.empty() ? "" : " x ").append(std::to_string(d));
+    throw StoreError("is inconsistent: attributes n and origin make " + std::to_string(side) + " x " +
+                     std::to_string(side) + " values but /table is " + (shown.empty() ? "a single value" : shown));
+  }
+  read_into(cells, dset, side * side, "/table");
+  return TableRecord{GameTable(*game, n, std::move(cells)), std::move(rows), std::move(program_version)};
+}
+
 // Missing, unreadable or not a regular file: say so before HDF5 gives a vaguer answer.
 void check_readable(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -707,15 +880,23 @@ std::string describe_read_failure(const Hdf5Failure& failure) {
   if (why.data_checksum) return "is damaged: checksum mismatch in " + failure.where;
   if (why.metadata_checksum) return "is damaged: checksum mismatch in its metadata (reading " + failure.where + ")";
   if (!why.os_error.empty()) return "cannot be read: " + why.os_error;
-  return "is damaged or not an sgx run file: cannot read " + failure.where + " (" + why.detail + ")";
+  return std::string("is damaged or not an sgx ")
+      .append(expected_kind)
+      .append(" file: cannot read ")
+      .append(failure.where)
+      .append(" (")
+      .append(why.detail)
+      .append(")");
 }
 
-// Runs a read of path, turning every failure into a StoreError that names the file.
+// Runs a read of path, turning every failure into a StoreError that names the file. kind: what
+// the messages call the file expected ("run" or "table").
 template <class Read>
-auto read_checked(const std::string& path, Read read) {
+auto read_checked(const std::string& path, Read read, const char* kind = "run") {
   try {
     check_readable(path);
     std::lock_guard lock(hdf5_mutex);
+    expected_kind = kind;
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // HDF5 prints nothing; our message says it all
     return read();
   } catch (const StoreError& e) {
@@ -732,16 +913,16 @@ auto read_checked(const std::string& path, Read read) {
 }  // namespace
 
 void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values) {
-  write_atomically(path, info, values, kFormatVersion);
+  write_atomically(path, run_contents(info, values, kFormatVersion));
 }
 
 void write_run_file(const std::string& path, const RunRecord& record) {
-  write_atomically(path, record, record.values, kFormatVersion);
+  write_atomically(path, run_contents(record, record.values, kFormatVersion));
 }
 
 namespace detail {
 void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version) {
-  write_atomically(path, record, record.values, format_version);
+  write_atomically(path, run_contents(record, record.values, format_version));
 }
 }  // namespace detail
 
@@ -751,6 +932,23 @@ RunRecord read_run_file(const std::string& path) {
 
 RunStatus read_run_status(const std::string& path) {
   return read_checked(path, [&] { return read_status(open_run_file(path)); });
+}
+
+void write_table_file(const std::string& path, const TableRecord& record) {
+  write_atomically(path, [&record](hid_t file) { write_table(file, record); });
+}
+
+TableRecord read_table_file(const std::string& path) {
+  return read_checked(path, [&] { return read_table_hdf5(path); }, "table");
+}
+
+FileKind read_file_kind(const std::string& path) {
+  return read_checked(path, [&]() -> FileKind {
+    const std::string kind = file_kind(open_file(path));
+    if (kind.empty()) return FileKind::Run;
+    if (kind == kTableKind) return FileKind::Table;
+    throw not_ours("its kind '" + kind + "' is unknown");
+  });
 }
 
 void check_can_write(const std::string& path) {

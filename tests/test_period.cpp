@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -456,6 +457,84 @@ TEST(PeriodSynthetic, ExceptionListIsCapped) {
   EXPECT_EQ(r.period, 1u);
   EXPECT_EQ(r.preperiod, 40000u);
   EXPECT_EQ(r.exceptions.size(), 10000u);
+}
+
+// ---- Plain values (rows of two-dimensional tables): the same detection without a game ----
+
+template <class T>
+std::vector<T> narrowed(const std::vector<Value>& values) {
+  std::vector<T> out;
+  for (Value v : values) out.push_back(static_cast<T>(v));
+  return out;
+}
+
+// Same finding as analyze_period for a game with a repeating tail (no theorem, any saltus), in
+// every storage width: one algorithm, not two.
+TEST(PeriodPlainValues, SameAsTheGameAnalysisWithoutATheorem) {
+  const Rules tail_game = parse_rules("0.[3]");
+  int found = 0;
+  for (std::uint64_t seed = 300; seed < 360; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = 1 + rng() % 40;
+    const std::uint64_t n0 = rng() % 200;
+    const Value s = static_cast<Value>(seed % 4 == 0 ? 0 : rng() % 4);
+    // Tails from too short to plenty: some are found and some not, by both. (plant needs one
+    // period and a value past the prefix.)
+    const std::uint64_t n = n0 + p + 1 + rng() % (5 * p + 60);
+    const std::vector<Value> g = plant(rng, n0, p, n, 60, s).values;
+    const PeriodResult expected = analyze_period(Sequence::from_vector(g), tail_game);
+    found += expected.found;
+    for (const PeriodResult& r : {sgx::find_additive_period(std::span<const std::uint32_t>(g)),
+                                  sgx::find_additive_period(std::span<const std::uint16_t>(narrowed<std::uint16_t>(g))),
+                                  sgx::find_additive_period(std::span<const std::uint8_t>(narrowed<std::uint8_t>(g)))}) {
+      EXPECT_EQ(r.found, expected.found) << "seed " << seed;
+      EXPECT_EQ(r.period, expected.period) << "seed " << seed;
+      EXPECT_EQ(r.preperiod, expected.preperiod) << "seed " << seed;
+      EXPECT_EQ(r.saltus, expected.saltus) << "seed " << seed;
+      EXPECT_EQ(r.exceptions, expected.exceptions) << "seed " << seed;
+      EXPECT_EQ(r.checked_n, g.size());
+      EXPECT_FALSE(r.proven);
+      EXPECT_EQ(r.theorem, "");
+    }
+  }
+  EXPECT_GT(found, 10);
+  EXPECT_LT(found, 55);
+}
+
+// The criterion, at its edges: two full periods plus one value, sixteen relations, a quarter.
+TEST(PeriodPlainValues, EnoughRepetitionsAndNoMore) {
+  auto found_with_tail = [](std::uint64_t n0, std::uint64_t p, std::uint64_t tail, Value saltus) {
+    std::mt19937_64 rng(n0 * 1000 + p);
+    const std::vector<Value> g = plant(rng, n0, p, n0 + tail, 1000, saltus).values;
+    const PeriodResult r = sgx::find_additive_period(std::span<const std::uint32_t>(g));
+    if (r.found) {
+      EXPECT_EQ(r.period, p);
+      EXPECT_EQ(r.preperiod, n0);
+      EXPECT_EQ(r.saltus, static_cast<std::int64_t>(saltus));
+    }
+    return r.found;
+  };
+  // Two periods plus one value: p = 20 needs 41 values from the preperiod on.
+  EXPECT_TRUE(found_with_tail(60, 20, 41, 7));
+  EXPECT_FALSE(found_with_tail(60, 20, 40, 7));
+  // Sixteen relations G(n + p) = G(n) + s: p = 3 needs 19 values, though 7 hold two periods.
+  EXPECT_TRUE(found_with_tail(30, 3, 19, 3));
+  EXPECT_FALSE(found_with_tail(30, 3, 18, 3));
+  // A quarter of the values: after a preperiod of 300, 100 values, not 99.
+  EXPECT_TRUE(found_with_tail(300, 10, 100, 10));
+  EXPECT_FALSE(found_with_tail(300, 10, 99, 10));
+}
+
+TEST(PeriodPlainValues, NegativeSaltusAndTinyInputs) {
+  std::vector<std::uint16_t> falling;
+  for (int i = 0; i < 200; ++i) falling.push_back(static_cast<std::uint16_t>(1000 - 5 * (i / 2) + i % 2));
+  const PeriodResult r = sgx::find_additive_period(std::span<const std::uint16_t>(falling));
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.period, 2u);
+  EXPECT_EQ(r.saltus, -5);
+  EXPECT_EQ(r.preperiod, 0u);
+  for (std::size_t n = 0; n <= 2; ++n)
+    EXPECT_FALSE(sgx::find_additive_period(std::span<const std::uint8_t>(std::vector<std::uint8_t>(n, 4))).found);
 }
 
 // Large input: checks the results only; speed is measured in bench/, never asserted here.

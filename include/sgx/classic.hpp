@@ -1,7 +1,8 @@
 #pragma once
 // Classic impartial games that are not heap codes: Wythoff's game, Fibonacci Nim and the
-// paper-cutting game. Each has exact rules for who wins one game at any size, and a table of
-// Sprague-Grundy values (mex over the options) for sums of several games of moderate size.
+// paper-cutting game. Each has exact rules for who wins one game at any size; the tables of
+// Sprague-Grundy values (mex over the options) that sums of several games need are in
+// table2d.hpp for Wythoff's game and the cutting game, and here for Fibonacci Nim.
 //
 // Wythoff's game (W. A. Wythoff, A modification of the game of Nim, Nieuw Archief voor Wiskunde 7,
 //   1907): two heaps; take any number from one heap, or the same number from both. P-positions
@@ -49,7 +50,9 @@ bool fibonacci_nim_mover_wins(std::uint64_t n, std::uint64_t limit);
 // the opponent a losing state (twice the take below the next term), or all n when allowed.
 std::vector<std::uint64_t> fibonacci_nim_winning_takes(std::uint64_t n, std::uint64_t limit);
 
-// ---- Tables of Sprague-Grundy values, for sums ----
+// ---- Fibonacci Nim's table of Sprague-Grundy values, for sums ----
+// (Wythoff's game and the cutting game, symmetric in their two numbers, have theirs in
+// table2d.hpp.)
 
 // G(x, y) for 0 <= x <= max_x, 0 <= y <= max_y, by mex over the options, in increasing order.
 class ValueGrid {
@@ -67,24 +70,11 @@ class ValueGrid {
   std::vector<std::uint32_t> values_;
 };
 
-// Wythoff's game: G(a, b).
-class WythoffValues : public ValueGrid {
- public:
-  explicit WythoffValues(std::uint64_t max_heap);
-};
-
 // Fibonacci Nim: G(n, limit) for limit <= n (a larger limit is the same state as limit = n).
 class FibonacciNimValues : public ValueGrid {
  public:
   explicit FibonacciNimValues(std::uint64_t max_heap);
   std::uint32_t value(std::uint64_t n, std::uint64_t limit) const { return at(n, limit < n ? limit : n); }
-};
-
-// The cutting game with the strip rule above: G(n, m) for n, m >= 2 (entries with a side below 2
-// are unused and 0).
-class CutValues : public ValueGrid {
- public:
-  explicit CutValues(std::uint64_t max_side);
 };
 
 // A sheet of paper: rows x columns.

@@ -14,6 +14,7 @@
 //   ""                    no theorem applies (unequal splits, repeating tails): never proven
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,15 @@ struct PeriodResult {
 
 // Analyses G(0..values.size()-1) of the game with these rules.
 PeriodResult analyze_period(const Sequence& values, const Rules& rules);
+
+// The additive period of values that are not a heap game's sequence (a row of a two-dimensional
+// table, say), found by repetition alone: criterion 2 of period.cpp, a tail of two full periods plus
+// one value, covering a quarter of the values and showing at least 16 relations G(n + p) = G(n) + s.
+// Any saltus is allowed; no theorem applies, so the result is never proven. Indices are positions
+// in values (preperiod 0 is values[0]).
+PeriodResult find_additive_period(std::span<const std::uint8_t> values);
+PeriodResult find_additive_period(std::span<const std::uint16_t> values);
+PeriodResult find_additive_period(std::span<const std::uint32_t> values);
 
 // The theorem that could prove a period of this game ("" if none), and the number of values it
 // needs for a period p with preperiod n0 (0 if none).

@@ -8,6 +8,7 @@
 
 #include "sgx/period.hpp"
 #include "sgx/stats.hpp"
+#include "sgx/table2d.hpp"
 
 namespace sgx {
 
@@ -69,6 +70,27 @@ struct TableRow {
   PeriodResult period;
 };
 std::string period_table(const std::vector<TableRow>& rows);
+
+// A two-dimensional table and the additive periods of its rows, for run_octal and sg_period.
+struct TableReport {
+  std::string game;  // "wythoff" or "cut"
+  std::uint64_t n = 0;
+  std::uint64_t origin = 0;
+  Value max_value = 0;
+  std::vector<RowPeriod> rows;  // rows origin..n-1
+  double seconds = -1;          // computing and analysing; below 0 when not timed (a stored table)
+  int threads = 0;
+  std::string file;
+  std::uint64_t peak_rss_bytes = 0;  // 0: not shown
+};
+
+// game, table size, time, largest value, how many rows are periodic, which are not, the file, and
+// the first rows_shown rows (preperiod, period, saltus) as a table.
+std::string table_report_text(const TableReport& report, std::size_t rows_shown = 20);
+// One object: game, kind "table2d", n, origin, values, max_value, seconds and threads (when
+// timed), rows_found, rows [{a, found, preperiod, period, saltus}] for every row, file,
+// peak_rss_bytes (when known).
+std::string table_report_json(const TableReport& report);
 
 // Hexadecimal as researchers write masks: 0xfe.
 std::string hex(std::uint64_t value);

@@ -8,6 +8,13 @@
 //   /stats (group)             rare_mask, rare_count, last_rare, max_value, max_at; histogram
 //   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n,
 //                              checked_n; exceptions
+// Two-dimensional tables (table2d.hpp) have files of their own, told apart by a root attribute
+// kind = "table2d" (run files have no kind):
+//   attributes on the root:    format_version, kind, game ("wythoff" or "cut"), n, origin,
+//                              max_value, program_version, created, description
+//   /table                     2-D dataset, side x side, table[i][j] = G(origin + i, origin + j);
+//                              narrowest unsigned type, chunked by rows, deflate, Fletcher-32
+//   /rows (group)              datasets found, preperiod, period, saltus: one entry per row
 // Files are written to a temporary name beside the target, flushed, and renamed over it, so a
 // crash never leaves a half-written file under the final name. That makes every file a safe
 // checkpoint: a run under way writes the values so far with complete = false, and continues from
@@ -20,6 +27,7 @@
 #include "sgx/period.hpp"
 #include "sgx/sequence.hpp"
 #include "sgx/stats.hpp"
+#include "sgx/table2d.hpp"
 
 namespace sgx {
 
@@ -63,6 +71,24 @@ struct RunStatus {
   std::uint64_t target_n = 0;
 };
 RunStatus read_run_status(const std::string& path);
+
+// A two-dimensional table and the additive period of each of its rows.
+struct TableRecord {
+  GameTable table;
+  std::vector<RowPeriod> rows;  // rows origin..n-1 of the table, in order
+  std::string program_version;
+};
+
+// Replaces path atomically, exactly as write_run_file does.
+void write_table_file(const std::string& path, const TableRecord& record);
+// Refuses a run file ("holds the values of a heap game, not a two-dimensional table") and every
+// file read_run_file would refuse for damage or inconsistency. read_run_file and read_run_status
+// refuse a table file in turn ("holds a two-dimensional table of wythoff, not ...").
+TableRecord read_table_file(const std::string& path);
+
+// Which kind of file this is, from its root alone: a run of a heap game or a table.
+enum class FileKind { Run, Table };
+FileKind read_file_kind(const std::string& path);
 
 // Throws the StoreError a later write_run_file(path, ...) would throw for a missing or unwritable
 // directory, by creating and removing the temporary file it would use: lets a long run fail at

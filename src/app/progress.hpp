@@ -16,10 +16,17 @@ class StatusLine {
   ~StatusLine() { finish(); }
   // Shows the engine's progress if enough time has passed since the last update.
   void update(const Progress& progress);
+  // The same for a two-dimensional table: cells computed of all.
+  void update_cells(std::uint64_t done, std::uint64_t total);
   // Erases the line.
   void finish();
 
  private:
+  // Whether a new line is due now; starts the clock of the next.
+  bool due();
+  // "n 123/456 (27.0%)  ... values/s  elapsed 1s  left 3s" with what and unit naming the counts.
+  void show(const char* what, const char* unit, std::uint64_t done, std::uint64_t total, const std::string& extra);
+
   bool enabled_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_, last_;

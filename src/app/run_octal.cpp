@@ -1,4 +1,5 @@
-// run_octal: the nim-sequence of one heap game, its sparse-space statistics and its period.
+// run_octal: the nim-sequence of one heap game, its sparse-space statistics and its period; or,
+// for wythoff and cut, the two-dimensional table G(a, b) and the additive period of every row.
 //
 // Long runs can be stopped and continued: the run file doubles as the checkpoint (docs/FORMAT.md).
 // Every --checkpoint-every seconds, and when SIGINT, SIGTERM or SIGUSR1 arrives, the values so far
@@ -28,6 +29,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
+#include "sgx/table2d.hpp"
 #include "sgx/version.hpp"
 
 namespace po = boost::program_options;
@@ -49,7 +51,7 @@ constexpr const char* kDefaultCheckpointEvery = "300";
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
 Computes the nim-sequence G(0), G(1), ... of a heap game, its sparse-space statistics and its
-period, and saves the values to an HDF5 file.
+period, and saves the values to an HDF5 file; or the table G(a, b) of a game of pairs.
 
 GAME is a code or a name:
   0.137  .07  0.F7  4.07  8.0   octal / hexadecimal take-and-break codes (d0 in 0, 4, 8, C)
@@ -57,6 +59,15 @@ GAME is a code or a name:
   0.[3]  4.[3]  0.3[1]          a bracketed tail repeats forever (Nim, Lasker's Nim)
   sub:1,3,4                     a finite subtraction game
   kayles dawson dawson-kayles treblecross grundy nim lasker
+or a game of pairs, for its two-dimensional table G(a, b) and the additive period of each row
+(G(a, b + p) = G(a, b) + s for b >= b0):
+  wythoff                       two heaps: take from one, or the same from both (0 <= a, b < N,
+                                default N = 1024)
+  cut                           an a x b sheet cut along grid lines, no 1-wide strips
+                                (2 <= a, b < N, default N = 256)
+  A row's period is reported when the row shows it twice over plus one value, at least 16
+  relations, in at least the last quarter of its N values. N is at most 16384; tables have no
+  checkpoints, so --resume, --checkpoint-every, --engine, --no-shortcut and --max-n do not apply.
 
 Examples:
   run_octal 0.137 --n 1e7            Dawson's chess to ten million; the period is proven early
@@ -65,6 +76,8 @@ Examples:
   run_octal 0.007 --n 2^18 --out treblecross.h5 --resume    continue that run to 2^18
   run_octal kayles --print=0:20      the first twenty values, one per line
   run_octal 0.16                     without --n: 2^20 values, more until a seen period is proven
+  run_octal wythoff --n 1024         Wythoff's table, rows' periods, results/wythoff.h5
+  run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
 
 Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
@@ -89,6 +102,8 @@ struct Options {
   std::string print;  // "" none, "all" or "A:B"
   bool json = false;
   bool quiet = false;
+  // Options that were given and only apply to heap games, e.g. "--engine".
+  std::vector<std::string> heap_game_options;
 };
 
 // Parses --print's range "A:B" (G(A..B-1)); either end may be left out.
@@ -244,7 +259,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
   po::options_description visible(kUsage);
   visible.add_options()
-      ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30")
+      ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30; for wythoff and cut, a, b < N")
       ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
@@ -253,7 +268,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
-      ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1)")
+      ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
@@ -262,6 +277,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
+  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n"})
+    if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
   return o;
@@ -307,10 +324,104 @@ void print_results(const Options& o, const RunReport& report, const Sequence& va
   if (!std::cout) throw std::runtime_error("could not write to standard output");
 }
 
+// ---- Two-dimensional tables (wythoff, cut) ----
+
+// Without --n: quick, and enough rows found periodic to be worth a look.
+std::uint64_t default_table_n(TableGame game) { return game == TableGame::Wythoff ? 1024 : 256; }
+
+// --print for a table: rows and columns A..B-1 (A defaults to the table's origin), or all.
+std::pair<std::uint64_t, std::uint64_t> table_print_range(const std::string& text, TableGame game, std::uint64_t n) {
+  const std::uint64_t origin = table_origin(game);
+  if (text == "all") return {origin, n};
+  auto colon = text.find(':');
+  if (colon == std::string::npos) throw cli::UsageError("--print takes a range A:B such as 0:16, got '" + text + "'");
+  const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+  const std::uint64_t from = a.empty() ? origin : parse_whole(a);
+  const std::uint64_t to = b.empty() ? n : parse_whole(b);
+  if (from < origin)
+    throw cli::UsageError("--print range " + text + " starts below " + std::to_string(origin) +
+                          ": the table of the cutting game starts at 2 x 2 sheets");
+  if (from >= to) throw cli::UsageError("--print range " + text + " is empty: A must be below B");
+  if (to > n) throw cli::UsageError("--print range " + text + " reaches past the table, which ends below " + std::to_string(n));
+  return {from, to};
+}
+
+// Rows A..B-1 of the table, columns A..B-1, one row a line, values separated by spaces.
+void print_table(const std::string& range, const GameTable& table) {
+  const auto [from, to] = table_print_range(range, table.game(), table.n());
+  std::string out;
+  for (std::uint64_t a = from; a < to; ++a) {
+    for (std::uint64_t b = from; b < to; ++b) out.append(b > from ? " " : "").append(std::to_string(table.at(a, b)));
+    out += '\n';
+    if (out.size() > (1u << 16)) {
+      std::cout << out;
+      out.clear();
+    }
+  }
+  std::cout << out;
+}
+
+// run_octal wythoff / cut: the table, its rows' periods, the file, the report.
+int run_table(TableGame game, const Options& o) {
+  const std::string name = table_game_name(game);
+  if (!o.heap_game_options.empty()) {
+    const std::string& option = o.heap_game_options.front();
+    if (option == "--resume")
+      throw cli::UsageError("--resume: the two-dimensional table of " + name +
+                            " has no checkpoints to continue; compute it again without --resume");
+    throw cli::UsageError(option + " applies to heap games only, not to the two-dimensional table of " + name);
+  }
+  const std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : default_table_n(game);
+  try {
+    check_table_n(game, n);
+  } catch (const TableSizeError& e) {
+    throw cli::UsageError(std::string("--n: ") + e.what());
+  }
+  if (!o.print.empty()) table_print_range(o.print, game, n);  // check the range before the work
+  const std::string path = o.out.empty() ? default_output_path(name) : o.out;
+  refuse_to_replace_unfinished_run(path, name);
+  if (o.out.empty()) fs::create_directories("results");
+  check_can_write(path);
+
+  const auto start = std::chrono::steady_clock::now();
+  cli::StatusLine status(!o.quiet);
+  TableRecord record{compute_table(game, n, o.threads,
+                                   [&status](std::uint64_t done, std::uint64_t total) { status.update_cells(done, total); }),
+                     {}, kVersion};
+  record.rows = analyze_rows(record.table, o.threads);
+  status.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    write_table_file(path, record);
+  } catch (const StoreError& e) {
+    throw StoreError(std::string(e.what()) + "; the table was not saved");
+  }
+
+  TableReport report;
+  report.game = name;
+  report.n = n;
+  report.origin = record.table.origin();
+  report.max_value = record.table.max_value();
+  report.rows = record.rows;
+  report.seconds = seconds;
+  report.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  report.file = path;
+  report.peak_rss_bytes = peak_rss_bytes();
+  if (!o.print.empty()) print_table(o.print, record.table);
+  if (o.json)
+    std::cout << table_report_json(report) << "\n";
+  else if (!o.quiet)
+    std::cout << table_report_text(report);
+  std::cout.flush();
+  if (!std::cout) throw std::runtime_error("could not write to standard output");
+  return cli::kExitOk;
+}
+
 int run(int argc, char** argv) {
   const std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return cli::kExitOk;
   const Options& o = *parsed;
+  if (const std::optional<TableGame> table_game = parse_table_game(o.game)) return run_table(*table_game, o);
 
   const Rules rules = parse_rules(o.game);
   const std::string game = rules.canonical();

@@ -1,4 +1,5 @@
-// sg_period: the period analysis of stored sequences.
+// sg_period: the period analysis of stored sequences, and of the rows of stored two-dimensional
+// tables (run_octal wythoff, run_octal cut): each file says which it holds.
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
+#include "sgx/table2d.hpp"
 
 namespace po = boost::program_options;
 
@@ -24,10 +26,15 @@ Analyses nim-sequences stored by run_octal: the eventual period and preperiod (a
 arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
 preperiod, and the sparse-space statistics.
 
+A two-dimensional table (run_octal wythoff, run_octal cut) gets the additive period of each row
+instead, G(a, b + p) = G(a, b) + s for b >= b0, found as run_octal finds it (--table does not
+apply to tables).
+
 Examples:
   sg_period results/0.137.h5
   sg_period results/0.137.h5 --json
   sg_period results/*.h5 --table      one row per game, in the columns published tables use
+  sg_period results/wythoff.h5        the preperiod, period and saltus of every row
 
 Options)";
 
@@ -65,6 +72,20 @@ std::string json_line(const std::string& file, const RunRecord& record, const Sp
   return out.str();
 }
 
+// The rows of a stored table, analysed again (as the values of a run are), so that the report
+// follows this program's criterion whatever wrote the file.
+void print_table_file(const std::string& file, bool json) {
+  const TableRecord record = read_table_file(file);
+  TableReport report;
+  report.game = table_game_name(record.table.game());
+  report.n = record.table.n();
+  report.origin = record.table.origin();
+  report.max_value = record.table.max_value();
+  report.rows = analyze_rows(record.table);
+  report.file = file;
+  std::cout << (json ? table_report_json(report) + "\n" : table_report_text(report));
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> files;
   bool json = false, table = false;
@@ -78,6 +99,12 @@ int run(int argc, char** argv) {
 
   std::vector<TableRow> rows;
   for (const std::string& file : files) {
+    if (read_file_kind(file) == FileKind::Table) {
+      if (table) throw cli::UsageError("--table lists heap games, and " + file + " holds a two-dimensional table");
+      if (!json && &file != &files.front()) std::cout << "\n";
+      print_table_file(file, json);
+      continue;
+    }
     RunRecord record = read_run_file(file);
     const Rules rules = parse_rules(record.game);
     const PeriodResult period = analyze_period(record.values, rules);
