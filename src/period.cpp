@@ -83,16 +83,19 @@ std::int64_t difference(std::span<const T> g, std::uint64_t from, std::uint64_t 
   return static_cast<std::int64_t>(g[to]) - static_cast<std::int64_t>(g[from]);
 }
 
-// pi[i] = longest proper border of R(0..i), R(i) = D(M-1-i) the differences read backwards.
+// pi[i] = longest proper border of R(0..i), R(i) = D(M-1-i) the differences read backwards, for
+// i < length. The prefix function of a prefix is the prefix of the prefix function, so stopping at
+// length gives exactly the least periods of the suffixes up to that length: a window over the last
+// differences costs no exactness for periods up to half its length, only memory.
 // Index is uint32 when it can hold M, halving the only large array.
 template <class Index, class T>
-std::unique_ptr<Index[]> reversed_borders(std::span<const T> g) {
+std::unique_ptr<Index[]> reversed_borders(std::span<const T> g, std::uint64_t length) {
   const std::uint64_t m = g.size() - 1;
   auto r = [&g, m](std::uint64_t i) { return difference(g, m - 1 - i, m - i); };
-  auto pi = std::make_unique_for_overwrite<Index[]>(m);
+  auto pi = std::make_unique_for_overwrite<Index[]>(length);
   pi[0] = 0;
   std::uint64_t k = 0;
-  for (std::uint64_t i = 1; i < m; ++i) {
+  for (std::uint64_t i = 1; i < length; ++i) {
     const std::int64_t c = r(i);
     while (k > 0 && r(k) != c) k = pi[k - 1];
     if (r(k) == c) ++k;
@@ -107,23 +110,25 @@ struct Suffix {
   std::uint64_t period = 0;
 };
 
-// The longest suffix holding two full periods (criterion 2), or length 0.
+// The longest suffix of at most length differences holding two full periods (criterion 2), or
+// length 0. When the true one is longer, this is its last length differences, with the same period.
 template <class Index>
-Suffix longest_repeating(const Index* pi, std::uint64_t m) {
-  for (std::uint64_t len = m; len >= 2; --len) {
+Suffix longest_repeating(const Index* pi, std::uint64_t length) {
+  for (std::uint64_t len = length; len >= 2; --len) {
     const std::uint64_t q = len - pi[len - 1];
     if (len >= 2 * q) return {len, q};
   }
   return {};
 }
 
-// The longest suffix whose period a theorem proves with these values (criterion 1), or length 0.
+// The longest suffix of at most length differences whose period a theorem proves with these
+// values (criterion 1), or length 0.
 template <class Index, class T>
-Suffix longest_proven(const Index* pi, std::span<const T> g, const ProofPlan& plan) {
+Suffix longest_proven(const Index* pi, std::uint64_t length, std::span<const T> g, const ProofPlan& plan) {
   if (plan.theorem.empty()) return {};
   const std::uint64_t n = g.size();
   const std::uint64_t m = n - 1;
-  for (std::uint64_t len = m; len >= 1; --len) {
+  for (std::uint64_t len = length; len >= 1; --len) {
     const std::uint64_t n0 = m - len;
     // Shorter suffixes start later and need even more values: stop.
     if (needed_values(plan, n0, 1) > n) break;
@@ -167,14 +172,18 @@ std::vector<std::uint64_t> list_exceptions(std::span<const T> g, std::uint64_t p
 
 // Fills found, period, saltus, preperiod and exceptions. plan.theorem is empty when no theorem
 // applies (then only criterion 2 can find a period).
+// Only the last window differences are compared (see reversed_borders): a longer periodic tail is
+// found from its last window differences, and exact_preperiod then follows it back to its start.
 template <class Index, class T>
-void detect(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+void detect(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
+            PeriodResult& result) {
   const std::uint64_t n = g.size();
   const std::uint64_t m = n - 1;
-  const auto pi = reversed_borders<Index>(g);
-  Suffix tail = longest_proven(pi.get(), g, plan);
+  const std::uint64_t length = std::min(m, window);
+  const auto pi = reversed_borders<Index>(g, length);
+  Suffix tail = longest_proven(pi.get(), length, g, plan);
   const bool by_proof = tail.length > 0;
-  if (!by_proof) tail = longest_repeating(pi.get(), m);
+  if (!by_proof) tail = longest_repeating(pi.get(), length);
   if (tail.length == 0) return;
   const std::uint64_t p = tail.period;
   const std::int64_t s = difference(g, m - tail.length, m - tail.length + p);
@@ -189,18 +198,19 @@ void detect(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, Pe
 
 // detect with the narrower index type whenever it can hold the length.
 template <class T>
-void detect_any_length(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+void detect_any_length(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
+                       PeriodResult& result) {
   if (g.size() - 1 <= std::numeric_limits<std::uint32_t>::max())
-    detect<std::uint32_t>(g, plan, saltus_allowed, result);
+    detect<std::uint32_t>(g, plan, saltus_allowed, window, result);
   else
-    detect<std::uint64_t>(g, plan, saltus_allowed, result);
+    detect<std::uint64_t>(g, plan, saltus_allowed, window, result);
 }
 
 template <class T>
 PeriodResult additive_period_of(std::span<const T> values) {
   PeriodResult result;
   result.checked_n = values.size();
-  if (values.size() >= 3) detect_any_length(values, ProofPlan{}, true, result);
+  if (values.size() >= 3) detect_any_length(values, ProofPlan{}, true, kPeriodWindow, result);
   return result;
 }
 
@@ -225,7 +235,7 @@ std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uin
   return needed_values(plan, preperiod, period);
 }
 
-PeriodResult analyze_period(const Sequence& values, const Rules& rules) {
+PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window) {
   PeriodResult result;
   const std::uint64_t n = values.size();
   result.checked_n = n;
@@ -234,7 +244,9 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules) {
   if (n < 3) return result;
   // Finite octal codes are never arithmetic-periodic (see the top of the file).
   const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
-  values.visit([&](const auto& g) { detect_any_length(std::span(g.data(), g.size()), plan, saltus_allowed, result); });
+  values.visit([&](const auto& g) {
+    detect_any_length(std::span(g.data(), g.size()), plan, saltus_allowed, std::max<std::uint64_t>(window, 2), result);
+  });
   if (result.found && !plan.theorem.empty()) {
     result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
     result.proven = result.saltus == 0 && n >= result.proof_needs_n;

@@ -553,3 +553,52 @@ TEST(PeriodSynthetic, LargePeriodicSequence) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The window: only the last differences are compared, so that 2^30 values fit in memory.
+
+void expect_same_analysis(const PeriodResult& windowed, const PeriodResult& full, const std::string& what) {
+  EXPECT_EQ(windowed.found, full.found) << what;
+  EXPECT_EQ(windowed.period, full.period) << what;
+  EXPECT_EQ(windowed.preperiod, full.preperiod) << what;
+  EXPECT_EQ(windowed.saltus, full.saltus) << what;
+  EXPECT_EQ(windowed.proven, full.proven) << what;
+  EXPECT_EQ(windowed.exceptions, full.exceptions) << what;
+}
+
+TEST(PeriodWindow, PeriodsUpToHalfTheWindowAreFoundAsWithoutIt) {
+  int longer_than_window = 0;
+  for (std::uint64_t seed = 200; seed < 260; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = 1 + rng() % 40;
+    const std::uint64_t n0 = rng() % 3000;
+    const std::uint64_t n = n0 + std::max({3 * p + 1, n0, p + 16}) + rng() % 3000;
+    const Planted planted = plant(rng, n0, p, n, seed % 2 ? 300 : 60, 0);
+    const Sequence values = Sequence::from_vector(planted.values);
+    const PeriodResult full = analyze_period(values, parse_rules("4!.0"));
+    ASSERT_TRUE(full.found) << seed;
+    for (std::uint64_t window : {2 * p, 4 * p + 7, std::uint64_t{100}}) {
+      if (2 * p > window) continue;
+      expect_same_analysis(analyze_period(values, parse_rules("4!.0"), window), full,
+                           "seed " + std::to_string(seed) + " window " + std::to_string(window));
+      if (n - n0 > window) ++longer_than_window;
+    }
+  }
+  EXPECT_GT(longer_than_window, 50);  // the tail was mostly far longer than what was compared
+}
+
+TEST(PeriodWindow, ProvenGamesAndUnsolvedOnesAlike) {
+  // Kayles, 0.44 and Dawson's chess prove their periods (12, 24, 34) from tails much longer than
+  // the window, which only needs to hold two periods; Grundy's game and 0.6 show none either way.
+  for (const char* code : {"0.77", "0.44", "0.137", "4!.0", "0.6"}) {
+    const Sequence values = Sequence::from_vector(brute_force(code, 3000));
+    const PeriodResult full = analyze_period(values, parse_rules(code));
+    for (std::uint64_t window : {70u, 500u}) {
+      const PeriodResult windowed = analyze_period(values, parse_rules(code), window);
+      expect_same_analysis(windowed, full, std::string(code) + " window " + std::to_string(window));
+    }
+  }
+  EXPECT_TRUE(analyze_period(Sequence::from_vector(brute_force("0.77", 3000)), parse_rules("0.77"), 24).proven);
+  // Past half the window a period is not seen: Dawson's chess (34) in 64 differences.
+  EXPECT_FALSE(analyze_period(Sequence::from_vector(brute_force("0.137", 3000)), parse_rules("0.137"), 64).found);
+}

@@ -36,8 +36,14 @@ struct PeriodResult {
   std::uint64_t checked_n = 0;  // how many values the analysis looked at
 };
 
-// Analyses G(0..values.size()-1) of the game with these rules.
-PeriodResult analyze_period(const Sequence& values, const Rules& rules);
+// How many of the last differences the analysis compares at most (4 bytes each: 512 MiB), so that
+// a run of 2^30 or more values is analysed in bounded memory. Periods up to half of this are found
+// as with every difference compared; preperiods of any length are found exactly.
+inline constexpr std::uint64_t kPeriodWindow = std::uint64_t{1} << 27;
+
+// Analyses G(0..values.size()-1) of the game with these rules, comparing at most window of the
+// last differences (tests pass a small window; see kPeriodWindow).
+PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window = kPeriodWindow);
 
 // The additive period of values that are not a heap game's sequence (a row of a two-dimensional
 // table, say), found by repetition alone: criterion 2 of period.cpp, a tail of two full periods plus
