@@ -1,12 +1,14 @@
 #include "sgx/engine.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <stdexcept>
 
 #include <omp.h>
 
 #include "kernel.hpp"
+#include "sgx/stats.hpp"
 #include "tuning.hpp"
 
 namespace sgx {
@@ -76,9 +78,19 @@ void Engine::use_kernel(KernelKind kind) {
   kernels_used_ += to_string(kind);
 }
 
+// The auto kernel follows the rare share: sparse while few positions are rare, sweep while many
+// are. The share can fall again as n grows (Treblecross: 21% rare at 2^16, 8% at 2^18), so a
+// sweep is checked each time n passes a power of two and gives way to sparse below a lower share.
 void Engine::switch_kernel_if_better() {
-  if (options_.kernel == KernelKind::Auto && active_ == KernelKind::Sparse && kernel_->prefers_sweep(values_.size()))
+  if (options_.kernel != KernelKind::Auto) return;
+  const std::uint64_t n = values_.size();
+  if (active_ == KernelKind::Sparse && kernel_->prefers_sweep(n)) {
     use_kernel(KernelKind::Sweep);
+    next_sparse_check_ = std::bit_ceil(n + 1);
+  } else if (active_ == KernelKind::Sweep && auto_kernel(rules_) == KernelKind::Sparse && n >= next_sparse_check_) {
+    next_sparse_check_ = std::bit_ceil(n + 1);
+    if (compute_stats(values_).rare_count * tuning::kAutoReturnFraction < n) use_kernel(KernelKind::Sparse);
+  }
 }
 
 // Sizes the next step to take about kEngineStepSeconds at the rate just seen, growing at most

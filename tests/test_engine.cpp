@@ -197,14 +197,26 @@ TEST(EngineResume, ContinuingFromKnownValuesEqualsOneRun) {
 }
 
 TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
-  // Treblecross has no useful sparse space: the auto kernel must leave the sparse method.
-  Engine engine(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
+  // 0.76 has no useful sparse space (two positions in five are rare whatever the mask): the auto
+  // kernel must leave the sparse method.
+  Engine engine(parse_rules("0.76"), EngineOptions{KernelKind::Auto, 2, false});
   engine.compute_to(40000);
   EXPECT_NE(engine.kernels_used().find("sweep"), std::string::npos) << engine.kernels_used();
   // Grundy's game has one: it stays sparse.
   Engine grundy(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 2, false});
   grundy.compute_to(40000);
   EXPECT_EQ(grundy.kernels_used(), "sparse");
+}
+
+TEST(EngineAuto, ReturnsToSparseWhenRareValuesThinOut) {
+  // Treblecross: over a fifth of its first 20000 positions are rare, 8% of the first 2^18. The
+  // auto kernel sweeps from about 20000 and goes back to the sparse method just past 2^17 (the
+  // first power of two where fewer than a sixth are rare), with the same values.
+  const std::uint64_t n = 200000;
+  Engine engine(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
+  engine.compute_to(n);
+  EXPECT_EQ(engine.kernels_used(), "sparse+sweep+sparse");
+  EXPECT_EQ(engine.values(), compute_sequence(parse_rules("treblecross"), n, KernelKind::Sparse, 2));
 }
 
 TEST(EngineShortcut, ProvenPeriodFillsTheRestExactly) {

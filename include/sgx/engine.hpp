@@ -3,7 +3,7 @@
 //   naive   the textbook loop with a bitset mex; the reference the tests trust
 //   sparse  the rare-value method (MATH.md section 4), exact for every code
 //   sweep   exhaustive XOR-pair sweep, block-parallel, for games with no useful sparse space
-//   auto    sparse, switching to sweep when the rare list stops being sparse
+//   auto    sparse while the rare list is sparse, sweep while it is not (checked as n grows)
 // Once a period is proven (period.hpp) the remaining values follow from it, unless the
 // shortcut is turned off.
 
@@ -81,6 +81,7 @@ class Engine {
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t next_period_check_ = 64;
+  std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
 };
 
