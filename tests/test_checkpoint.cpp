@@ -257,6 +257,9 @@ class CheckpointTest : public ::testing::Test {
       std::vector<std::string> this_run = run_args;
       if (fs::exists(file)) this_run.push_back("--resume");
       Process process("run_octal", this_run, dir_);
+      // The delay counts from when the run is under way (its stop handlers are in place), not from
+      // the fork: on a loaded machine start-up alone can outlast max_delay.
+      process.wait_until_it_catches(SIGTERM);
       const double waited = delay(rng);
       sleep_seconds(waited);
       process.send(SIGKILL);
