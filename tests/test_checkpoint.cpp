@@ -294,7 +294,7 @@ class CheckpointTest : public ::testing::Test {
 // kill -9 at random moments.
 
 TEST_F(CheckpointTest, KillNineMidComputationLosesNoValue) {
-  int unfinished = kill_and_resume(treblecross(), treblecross().seconds / 12, 20);
+  int unfinished = kill_and_resume(treblecross(), treblecross().seconds / 8, 20);
   std::cout << unfinished << " of 20 kills left an unfinished checkpoint (" << treblecross().args[2] << " values)\n";
   EXPECT_GT(unfinished, 0) << "no kill found a checkpoint of an unfinished run";
 }
