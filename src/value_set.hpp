@@ -16,8 +16,8 @@
 namespace sgx {
 
 // The number of bits set: std::popcount where the POPCNT instruction may be used, else a few
-// shifts and adds (the library call std::popcount becomes there is slower, and these counts sit
-// in the kernels' per-heap work).
+// shifts and adds. Without POPCNT, std::popcount is a library call, slower than these, and the
+// kernels count bits for every heap.
 inline std::uint64_t count_bits(std::uint64_t x) {
 #ifdef __POPCNT__
   return static_cast<std::uint64_t>(std::popcount(x));
