@@ -34,7 +34,7 @@ inline constexpr std::uint64_t kSweepParallelMinHeap = 4096;
 inline constexpr std::uint64_t kAutoSwitchMinHeap = 1u << 14;
 inline constexpr std::uint64_t kAutoRareFraction = 5;
 // A sweep gives way to sparse again when fewer than 1/kAutoReturnFraction of the positions are
-// rare (checked at every doubling of n; the gap to kAutoRareFraction keeps it from flapping).
+// rare (checked each time n passes a power of two; the gap to kAutoRareFraction keeps it from flapping).
 inline constexpr std::uint64_t kAutoReturnFraction = 6;
 
 // The engine hands work to a kernel in steps of at most this many values, so that progress,
