@@ -254,10 +254,10 @@ void write_array(hid_t parent, const char* name, const T* data, const std::vecto
 }
 
 // A 1-D dataset, in chunks of about 1 MiB.
-template <class T>
-void write_dataset(hid_t parent, const char* name, const std::vector<T>& data) {
+template <class Vector>
+void write_dataset(hid_t parent, const char* name, const Vector& data) {
   const hsize_t length = data.size();
-  write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(T))});
+  write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(data[0]))});
 }
 
 std::string utc_now_iso8601() {
@@ -635,9 +635,9 @@ hsize_t dataset_length(hid_t dset, const std::string& where) {
   return length;
 }
 
-template <class T>
-std::vector<T> read_dataset(hid_t dset, hsize_t length, const std::string& where) {
-  std::vector<T> data(length);
+template <class T, class Vector = std::vector<T>>
+Vector read_dataset(hid_t dset, hsize_t length, const std::string& where) {
+  Vector data(length);
   if (length > 0) check(H5Dread(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), where);
   return data;
 }
@@ -683,7 +683,7 @@ Sequence sequence_for(hid_t dset, const std::string& where) {
 void read_into(Sequence& values, hid_t dset, hsize_t count, const std::string& where) {
   values.visit([&](auto& storage) {
     using T = typename std::decay_t<decltype(storage)>::value_type;
-    storage = read_dataset<T>(dset, count, where);
+    storage = read_dataset<T, ValueVector<T>>(dset, count, where);
   });
 }
 
