@@ -76,8 +76,8 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
     : rules_(std::move(rules)), options_(options), values_(std::move(known_values)), step_(tuning::kEngineFirstStep) {
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
   if (bounded()) check_can_bound(rules_, options_.kernel);
-  if (values_.has_released() && !sparse_state)
-    throw std::invalid_argument("values with a released middle need the rare-value state saved with them");
+  if (values_.has_released() && (!sparse_state || !bounded()))
+    throw std::invalid_argument("values with a released middle continue only bounded, from the rare-value state saved with them");
   if (sparse_state) {
     kernel_ = make_kernel(KernelKind::Sparse, rules_);
     kernel_->attach_state(values_, *sparse_state);
@@ -141,14 +141,15 @@ std::optional<SparseState> Engine::sparse_state() const {
 }
 
 // Keeps G(0..P-1) and the last T values, P + T values filling value_memory at two bytes each (or
-// four, once values need them), P one sixteenth of it. The sparse kernel reads small parts a (in
-// the prefix) and partners near n (in the tail), so the tail gets the most.
+// four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
+// prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
+// and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
 void Engine::release_if_over_budget() {
   const std::uint64_t width = std::max(2u, values_.bytes_per_value());
   const std::uint64_t capacity = options_.value_memory / width;
   const std::uint64_t n = values_.size();
   if (n <= capacity) return;
-  const std::uint64_t prefix = values_.has_released() ? values_.prefix_end() : capacity / 16;
+  const std::uint64_t prefix = values_.has_released() ? values_.prefix_end() : capacity / 4;
   const std::uint64_t tail = capacity - std::min(capacity, prefix);
   if (tail < tuning::kBoundedMinTail + rules_.largest_take())
     throw std::invalid_argument("bounded memory: " + std::to_string(options_.value_memory) +

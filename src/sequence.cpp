@@ -36,6 +36,29 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
 
 }  // namespace detail
 
+Sequence::Sequence(const Sequence& other) : prefix_end_(other.prefix_end_), tail_start_(other.tail_start_) {
+  other.visit([this](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    ValueVector<T> copy;
+    if (!has_released()) {
+      copy = v;
+    } else {
+      copy.reserve(v.size());
+      copy.resize(v.size());  // unwritten
+      std::copy(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(prefix_end_), copy.begin());
+      std::copy(v.begin() + static_cast<std::ptrdiff_t>(tail_start_), v.end(),
+                copy.begin() + static_cast<std::ptrdiff_t>(tail_start_));
+    }
+    storage_ = std::move(copy);
+  });
+  release_storage_pages();
+}
+
+Sequence& Sequence::operator=(const Sequence& other) {
+  if (this != &other) *this = Sequence(other);
+  return *this;
+}
+
 Value Sequence::type_max() const {
   return visit([](const auto& v) -> Value {
     return std::numeric_limits<typename std::decay_t<decltype(v)>::value_type>::max();

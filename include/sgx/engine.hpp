@@ -70,7 +70,7 @@ using ProgressCallback = std::function<bool(const Progress&)>;
 class Kernel;  // one kernel's state (kernel.hpp, private to the library)
 
 // Bounded memory: with options.value_memory set, the engine keeps every value while they fit in
-// it, then only G(0..P-1) and the last T values, P + T fitting it at two bytes a value (P = 1/16
+// it, then only G(0..P-1) and the last T values, P + T fitting it at two bytes a value (P = 1/4
 // of it). Only the sparse kernel runs bounded: it reads G(r) for rare r (kept apart), partners near
 // n (the tail) and small parts (the prefix); the mask no longer changes once values are released,
 // and the period is not looked for. A value that needs a released one stops compute_to with

@@ -76,6 +76,11 @@ class Sequence {
   using Storage = std::variant<ValueVector<std::uint8_t>, ValueVector<std::uint16_t>, ValueVector<std::uint32_t>>;
 
   Sequence() = default;
+  // Copies hold the same kept values and release the same part (a plain copy would read it).
+  Sequence(const Sequence& other);
+  Sequence& operator=(const Sequence& other);
+  Sequence(Sequence&&) noexcept = default;
+  Sequence& operator=(Sequence&&) noexcept = default;
 
   std::uint64_t size() const {
     return std::visit([](const auto& v) -> std::uint64_t { return v.size(); }, storage_);

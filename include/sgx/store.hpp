@@ -21,9 +21,11 @@
 // the file later.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/sequence.hpp"
 #include "sgx/stats.hpp"
@@ -50,6 +52,7 @@ struct RunInfo {
   std::uint64_t target_n = 0;   // the n the run was asked for; for a complete run, its n
   SparseStats stats;            // histogram may be empty when not known
   PeriodResult period;          // in a checkpoint: only a period the engine has proven, else empty
+  std::optional<SparseState> sparse_state;  // a bounded run's rare-value state
 };
 
 struct RunRecord : RunInfo {
