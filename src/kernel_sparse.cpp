@@ -65,9 +65,18 @@ class GroupMarks {
   std::vector<std::uint8_t> bytes_;
 };
 
+// Rare positions matter only to two-heap splits; a game without them (a subtraction game, say)
+// would list almost half its positions for nothing.
+bool splits_into_two(const Rules& rules) {
+  for (const auto* digits : {&rules.finite_digits(), &rules.tail_digits()})
+    for (const Digit& d : *digits)
+      if (d.bits & kLeaveTwo) return true;
+  return false;
+}
+
 class SparseKernel final : public Kernel {
  public:
-  using Kernel::Kernel;
+  explicit SparseKernel(const Rules& rules) : Kernel(rules), lists_rare_(splits_into_two(rules)) {}
 
   void attach(const Sequence& values) override {
     bound_ = 1;
@@ -423,7 +432,7 @@ class SparseKernel final : public Kernel {
     const std::uint64_t old_bound = bound_;
     count_value(value);
     if (bound_ != old_bound) build_patterns();
-    if (is_rare(value, mask_)) {
+    if (lists_rare_ && is_rare(value, mask_)) {
       rare_.push_back(n);
       rare_values_.push_back(value);
       if (rare_.size() >= std::max<std::uint64_t>(16, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
@@ -442,7 +451,7 @@ class SparseKernel final : public Kernel {
       mask_ = best;
       rare_.clear();
       rare_values_.clear();
-      for (std::uint64_t n = 0; n < g.size(); ++n)
+      for (std::uint64_t n = 0; lists_rare_ && n < g.size(); ++n)
         if (is_rare(g[n], mask_)) {
           rare_.push_back(n);
           rare_values_.push_back(g[n]);
@@ -466,6 +475,7 @@ class SparseKernel final : public Kernel {
   std::vector<std::uint64_t> histogram_;
   std::vector<std::uint64_t> rare_;    // rare positions, increasing
   std::vector<Value> rare_values_;     // G at each rare position (kept when the values are released)
+  const bool lists_rare_;              // whether rare_ is kept (the game splits into two heaps)
   bool released_ = false;              // bounded memory: only G(n) with holds(n) may be read
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;

@@ -218,7 +218,9 @@ SparseStats run_stats(const Engine& engine) {
   const SparseState state = *engine.sparse_state();
   SparseStats stats;
   stats.rare_mask = state.mask;
-  stats.rare_count = state.rare_positions.size();
+  // Counted from the histogram: games without two-heap splits list no rare positions.
+  for (Value v = 0; v < state.histogram.size(); ++v)
+    if (is_rare(v, state.mask)) stats.rare_count += state.histogram[v];
   stats.last_rare = state.rare_positions.empty() ? -1 : static_cast<std::int64_t>(state.rare_positions.back());
   stats.max_value = state.max_value;
   stats.max_at = state.max_at;
