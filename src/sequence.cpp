@@ -39,17 +39,7 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
 Sequence::Sequence(const Sequence& other) : prefix_end_(other.prefix_end_), tail_start_(other.tail_start_) {
   other.visit([this](const auto& v) {
     using T = typename std::decay_t<decltype(v)>::value_type;
-    ValueVector<T> copy;
-    if (!has_released()) {
-      copy = v;
-    } else {
-      copy.reserve(v.size());
-      copy.resize(v.size());  // unwritten
-      std::copy(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(prefix_end_), copy.begin());
-      std::copy(v.begin() + static_cast<std::ptrdiff_t>(tail_start_), v.end(),
-                copy.begin() + static_cast<std::ptrdiff_t>(tail_start_));
-    }
-    storage_ = std::move(copy);
+    storage_ = kept_copy<T>(v, v.size());
   });
   release_storage_pages();
 }
@@ -76,24 +66,28 @@ Value Sequence::max_value() const {
   return visit([](const auto& v) -> Value { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); });
 }
 
+template <class Wide, class Vector>
+ValueVector<Wide> Sequence::kept_copy(const Vector& v, std::uint64_t capacity) const {
+  ValueVector<Wide> copy;
+  copy.reserve(std::max<std::uint64_t>(capacity, v.size()));
+  copy.resize(v.size());  // unwritten: the released part, if any, is never touched
+  // (Wide is never narrower at run time; the cast keeps the other instantiations quiet.)
+  auto copy_range = [&](std::uint64_t from, std::uint64_t to) {
+    for (std::uint64_t n = from; n < to; ++n) copy[n] = static_cast<Wide>(v[n]);
+  };
+  if (has_released()) {
+    copy_range(0, prefix_end_);
+    copy_range(tail_start_, v.size());
+  } else {
+    copy_range(0, v.size());
+  }
+  return copy;
+}
+
 template <class Wide>
 void Sequence::move_to_storage(std::uint64_t capacity) {
-  ValueVector<Wide> copy;
-  visit([&](const auto& v) {
-    copy.reserve(std::max<std::uint64_t>(capacity, v.size()));
-    copy.resize(v.size());  // unwritten: the released part, if any, is never touched
-    // (Wide is never narrower at run time; the cast keeps the other instantiations quiet.)
-    auto copy_range = [&](std::uint64_t from, std::uint64_t to) {
-      for (std::uint64_t n = from; n < to; ++n) copy[n] = static_cast<Wide>(v[n]);
-    };
-    if (has_released()) {
-      copy_range(0, prefix_end_);
-      copy_range(tail_start_, v.size());
-    } else {
-      copy_range(0, v.size());
-    }
-  });
-  storage_ = std::move(copy);
+  Storage moved = visit([&](const auto& v) -> Storage { return kept_copy<Wide>(v, capacity); });
+  storage_ = std::move(moved);
   release_storage_pages();
 }
 

@@ -12,6 +12,7 @@
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
+#include "tool_test.hpp"
 
 namespace sgx {
 namespace {
@@ -193,6 +194,72 @@ TEST(BoundedEngine, WithinTheBoundEverythingIsKeptAndPeriodsAreProven) {
   EXPECT_FALSE(engine.values().has_released());
   ASSERT_TRUE(engine.proven_period());
   EXPECT_EQ(engine.proven_period()->period, 34u);
+}
+
+// Through the real tool. A game without splits is fast enough to pass the bound of --memory 128M
+// within a test: 32 MiB for values, 16777216 of them at two bytes, so a prefix of 4194304 and a
+// tail of 12582912 values.
+using BoundedCli = testing::ToolTest;
+using testing::contains;
+using testing::Result;
+
+TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
+  const std::string n = "33554432";  // 2^25
+  Result full = run("run_octal", {"sub:1,3,4", "--n", n, "--no-shortcut", "--print=33554400:", "--quiet", "--out",
+                                  path("full.h5")});
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  Result bounded = run("run_octal", {"sub:1,3,4", "--n", n, "--no-shortcut", "--memory", "128M", "--json", "--out",
+                                     path("b.h5")});
+  ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+  EXPECT_TRUE(contains(bounded.out, "\"memory\": {\"limit_bytes\": 134217728, \"released\": true, "
+                                    "\"kept_prefix\": 4194304, \"tail_start\": 20971520}"))
+      << bounded.out;
+  EXPECT_TRUE(contains(bounded.out, "\"max_value\": 3, \"max_at\": 5")) << bounded.out;
+  EXPECT_TRUE(contains(bounded.out, "\"period\": {\"found\": false")) << bounded.out;
+
+  Result tail = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=33554400:",
+                                  "--quiet", "--out", path("b.h5")});
+  ASSERT_EQ(tail.exit_code, 0) << tail.err;
+  EXPECT_EQ(tail.out, full.out);
+
+  // Released values cannot be printed; the file says what it holds.
+  Result middle = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=5000000:5000010",
+                                    "--quiet", "--out", path("b.h5")});
+  EXPECT_EQ(middle.exit_code, 2);
+  EXPECT_TRUE(contains(middle.err, "G(5000000) was released")) << middle.err;
+  Result period = run("sg_period", {path("b.h5")});
+  EXPECT_EQ(period.exit_code, 2);
+  EXPECT_TRUE(contains(period.err, "--memory")) << period.err;
+
+  // Continuing needs --memory again, and gives the values of a run that kept them all.
+  Result without = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--resume", "--out", path("b.h5")});
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_TRUE(contains(without.err, "continue it with --memory")) << without.err;
+  Result more = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--memory", "128M", "--resume",
+                                  "--print=33999990:", "--quiet", "--out", path("b.h5")});
+  ASSERT_EQ(more.exit_code, 0) << more.err;
+  Result expected = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--print=33999990:", "--quiet", "--out",
+                                      path("full.h5")});
+  EXPECT_EQ(more.out, expected.out);
+  EXPECT_EQ(more.out.size(), 20u) << "ten values, one per line";
+}
+
+TEST_F(BoundedCli, RefusesWhatItCannotBound) {
+  Result tail = run("run_octal", {"0.[3]", "--n", "1000", "--memory", "1G", "--out", path("x.h5")});
+  EXPECT_EQ(tail.exit_code, 2);
+  EXPECT_TRUE(contains(tail.err, "repeating tail")) << tail.err;
+  Result sweep = run("run_octal", {"0.6", "--n", "1000", "--memory", "1G", "--engine", "sweep", "--out", path("x.h5")});
+  EXPECT_EQ(sweep.exit_code, 2);
+  EXPECT_TRUE(contains(sweep.err, "sparse kernel")) << sweep.err;
+  Result small = run("run_octal", {"0.6", "--n", "1000", "--memory", "100M", "--out", path("x.h5")});
+  EXPECT_EQ(small.exit_code, 2);
+  EXPECT_TRUE(contains(small.err, "at least 128M")) << small.err;
+  Result garbled = run("run_octal", {"0.6", "--n", "1000", "--memory", "lots", "--out", path("x.h5")});
+  EXPECT_EQ(garbled.exit_code, 2);
+  EXPECT_TRUE(contains(garbled.err, "--memory")) << garbled.err;
+  Result table = run("run_octal", {"wythoff", "--memory", "1G", "--out", path("w.h5")});
+  EXPECT_EQ(table.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("x.h5")));
 }
 
 }  // namespace

@@ -139,6 +139,10 @@ class Sequence {
  private:
   // Throws std::logic_error naming what if part of the sequence is released.
   void require_whole(const char* what) const;
+  // The kept values of v in new storage of type Wide with at least the given capacity; released
+  // values are neither read nor written.
+  template <class Wide, class Vector>
+  ValueVector<Wide> kept_copy(const Vector& v, std::uint64_t capacity) const;
   // Moves the values into storage of type Wide with the given capacity, copying only kept values.
   template <class Wide>
   void move_to_storage(std::uint64_t capacity);
