@@ -160,9 +160,15 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
   if (values_.size() >= target) return true;
   values_.reserve(target);
   while (values_.size() < target) {
-    if (proven_period_) {
+    if (proven_period_ && !bounded()) {
       fill_from_period(target);
       break;
+    }
+    if (proven_period_) {  // in steps, releasing as it goes
+      fill_from_period(std::min(target, values_.size() + tuning::kEngineStep));
+      release_if_over_budget();
+      if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count()})) return false;
+      continue;
     }
     const std::uint64_t step_start = values_.size();
     std::uint64_t step_end = std::min(target, step_start + step_);
@@ -208,12 +214,24 @@ void Engine::fill_from_period(std::uint64_t target) {
   const std::uint64_t p = proven_period_->period;
   const std::int64_t s = proven_period_->saltus;
   const std::uint64_t from = values_.size();
+  if (from < p || !values_.holds(from - p))
+    throw MemoryReachError(from, from - std::min(from, p),
+                           "the period " + std::to_string(p) + " reaches back past the values kept within --memory");
   values_.resize(target);
   values_.visit([&](auto& g) {
     using T = typename std::decay_t<decltype(g)>::value_type;
     for (std::uint64_t n = from; n < target; ++n) g[n] = static_cast<T>(static_cast<std::int64_t>(g[n - p]) + s);
   });
-  kernels_used_ += "+period";
+  note_largest(from);
+  // A bounded run may release these values, and its saved state must then count them.
+  if (bounded()) kernel_->note_filled(values_, from);
+  if (!filled_from_period_) kernels_used_ += "+period";
+  filled_from_period_ = true;
+}
+
+void Engine::continue_period(const PeriodResult& proven) {
+  if (!proven.proven) throw std::invalid_argument("only a proven period can fill values");
+  proven_period_ = proven;
 }
 
 Sequence compute_sequence(const Rules& rules, std::uint64_t n, KernelKind kernel, int threads, bool period_shortcut) {

@@ -27,6 +27,9 @@ class Kernel {
   virtual void attach_state(const Sequence& /*values*/, const SparseState& /*state*/) {
     throw std::logic_error("only the sparse kernel continues from a saved rare-value state");
   }
+  // Values from index from on were filled from a proven period, not computed: a bounded run's
+  // state counts them in its histogram (its rare list stops growing: no kernel runs after a proof).
+  virtual void note_filled(const Sequence& /*values*/, std::uint64_t /*from*/) {}
   // The sparse kernel's state (max_value and max_at are the engine's to fill).
   virtual std::optional<SparseState> state() const { return std::nullopt; }
   // Computes values until values.size() == target. Widens the storage when a value needs it.

@@ -100,6 +100,10 @@ class SparseKernel final : public Kernel {
     build_patterns();
   }
 
+  void note_filled(const Sequence& values, std::uint64_t from) override {
+    for (std::uint64_t n = from; n < values.size(); ++n) count_value(values[n]);
+  }
+
   std::optional<SparseState> state() const override {
     SparseState state;
     state.mask = mask_;

@@ -191,7 +191,7 @@ std::string run_report_text(const RunReport& r) {
   s << "\n";
   const std::string kept = "G(0.." + std::to_string(r.kept_prefix - 1) + ") and G(" + std::to_string(r.tail_start) +
                            ".." + std::to_string(r.n - 1) + ")";
-  if (r.tail_start > 0)
+  if (r.tail_start > 0 && !r.period.proven)
     s << "period      not looked for: only " << kept << " are kept\n";
   else
     s << "period      " << period_text(r.period) << "\n";

@@ -196,6 +196,28 @@ TEST(BoundedEngine, WithinTheBoundEverythingIsKeptAndPeriodsAreProven) {
   EXPECT_EQ(engine.proven_period()->period, 34u);
 }
 
+TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
+  const Rules rules = parse_rules("0.137");
+  const std::uint64_t n = 1 << 20;
+  const Sequence full = compute_sequence(rules, n + 1000, KernelKind::Naive, 1, true);
+  Engine first(rules, bounded_options(400000, 1));
+  ASSERT_TRUE(first.compute_to(n));
+  ASSERT_TRUE(first.proven_period());
+  EXPECT_EQ(first.kernels_used(), "sparse+period");
+  ASSERT_TRUE(first.values().has_released());
+  EXPECT_EQ(first.values().tail_start(), n - 150000);
+  expect_kept_values_equal(first.values(), full);
+  Sequence whole = full;
+  whole.truncate(n);
+  EXPECT_EQ(first.sparse_state()->histogram, compute_stats(whole).histogram);
+
+  Engine second(rules, bounded_options(400000, 1), first.values(), first.sparse_state());
+  second.continue_period(*first.proven_period());
+  ASSERT_TRUE(second.compute_to(n + 1000));
+  expect_kept_values_equal(second.values(), full);
+  EXPECT_EQ(second.values().size(), n + 1000);
+}
+
 // Through the real tool. A game without splits is fast enough to pass the bound of --memory 128M
 // within a test: 32 MiB for values, 16777216 of them at two bytes, so a prefix of 4194304 and a
 // tail of 12582912 values.
@@ -230,6 +252,13 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
   Result period = run("sg_period", {path("b.h5")});
   EXPECT_EQ(period.exit_code, 2);
   EXPECT_TRUE(contains(period.err, "--memory")) << period.err;
+  // sg_solve takes heaps whose options all lie in the kept prefix (G = n mod 7 in {0,1,0,1,2,3,2}).
+  Result solve = run("sg_solve", {"sub:1,3,4", "4194300", "5", "--from", path("b.h5"), "--json"});
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  EXPECT_TRUE(contains(solve.out, "\"value\": 0")) << solve.out;  // G(4194300) = G(5) = 3
+  Result past = run("sg_solve", {"sub:1,3,4", "4194304", "--from", path("b.h5")});
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_TRUE(contains(past.err, "heap 4194304 needs values it released")) << past.err;
 
   // Continuing needs --memory again, and gives the values of a run that kept them all.
   Result without = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--resume", "--out", path("b.h5")});

@@ -95,6 +95,9 @@ class Engine {
   const Rules& rules() const { return rules_; }
   // The proven period, once found (only checked while the shortcut is on).
   const std::optional<PeriodResult>& proven_period() const { return proven_period_; }
+  // Fills further values from a period proven earlier (a resumed bounded run, which cannot prove
+  // it again without its released values).
+  void continue_period(const PeriodResult& proven);
   // Kernels used so far, e.g. "sparse" or "sparse+sweep" or "sparse+period".
   std::string kernels_used() const;
   // Rare-list size of the running sparse kernel (0 for other kernels).
@@ -124,6 +127,7 @@ class Engine {
   Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t max_at_ = 0;  // its first position
   std::uint64_t next_period_check_ = 64;
+  bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
 };

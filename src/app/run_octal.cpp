@@ -360,8 +360,12 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
   outcome.target = n;
   outcome.stopped = !compute_to(n);
   if (outcome.stopped) return outcome;
-  // With the middle released there is no whole sequence to analyse (run_report_text says so).
-  if (engine.values().has_released()) return outcome;
+  // With the middle released there is no whole sequence to analyse (run_report_text says so),
+  // only the period the engine proved before it released any value.
+  if (engine.values().has_released()) {
+    outcome.period = engine.proven_period().value_or(PeriodResult{});
+    return outcome;
+  }
   outcome.period = analyze_period(engine.values(), rules, analysis_window);
   while (!n_given && outcome.period.found && !outcome.period.proven && outcome.period.proof_needs_n > 0) {
     const std::uint64_t next = std::max(2 * outcome.target, outcome.period.proof_needs_n);
@@ -370,7 +374,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
     outcome.stopped = !compute_to(next);
     if (outcome.stopped) return outcome;
     if (engine.values().has_released()) {
-      outcome.period = PeriodResult{};
+      outcome.period = engine.proven_period().value_or(PeriodResult{});
       break;
     }
     outcome.period = analyze_period(engine.values(), rules, analysis_window);
@@ -534,6 +538,7 @@ int run(int argc, char** argv) {
     throw cli::UsageError(std::string("--memory: ") + e.what());
   }
   Engine& engine = *engine_holder;
+  if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
   const std::uint64_t analysis_window =
       memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
   cli::StatusLine status(!o.quiet);
