@@ -109,7 +109,7 @@ EngineOptions bounded_options(std::uint64_t bytes, int threads) {
 class BoundedGrundy : public ::testing::TestWithParam<int> {};
 
 TEST_P(BoundedGrundy, KeepsPrefixAndTailAndMatchesTheFullRun) {
-  const std::uint64_t n = under_sanitizer() ? 200000 : 1 << 19;
+  const std::uint64_t n = under_sanitizer() ? 300000 : 1 << 19;
   const Rules rules = parse_rules("4!.0");
   const Sequence full = compute_sequence(rules, n, KernelKind::Sparse, GetParam());
   Engine engine(rules, bounded_options(400000, GetParam()));  // 200000 values at two bytes
@@ -138,7 +138,7 @@ TEST_P(BoundedGrundy, KeepsPrefixAndTailAndMatchesTheFullRun) {
 INSTANTIATE_TEST_SUITE_P(Threads, BoundedGrundy, ::testing::Values(1, 2));
 
 TEST(BoundedEngine, ResumesFromTheKeptValuesAndState) {
-  const std::uint64_t n = under_sanitizer() ? 240000 : 400000;
+  const std::uint64_t n = under_sanitizer() ? 300000 : 400000;
   const Rules rules = parse_rules("0.6");
   const Sequence full = compute_sequence(rules, n, KernelKind::Sparse, 2);
   Sequence kept;
