@@ -55,16 +55,42 @@ KernelKind auto_kernel(const Rules& rules) {
   return KernelKind::Sparse;
 }
 
+// Bounded runs read only a prefix, a tail and the rare positions; these games read more.
+void check_can_bound(const Rules& rules, KernelKind kernel) {
+  if (kernel != KernelKind::Auto && kernel != KernelKind::Sparse)
+    throw std::invalid_argument("bounded memory needs the sparse kernel: the " + to_string(kernel) +
+                                " kernel reads every value");
+  if (rules.has_tail())
+    throw std::invalid_argument("bounded memory needs a game whose moves take at most a fixed number of tokens; " +
+                                rules.canonical() + " has a repeating tail, so every value stays in use");
+  if (rules.max_heaps_left() > 2)
+    throw std::invalid_argument("bounded memory needs a game that splits a heap into at most two; " +
+                                rules.canonical() + " splits into three, which reads every value");
+}
+
 }  // namespace
 
 Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), options, Sequence{}) {}
 
-Engine::Engine(Rules rules, EngineOptions options, Sequence known_values)
+Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::optional<SparseState> sparse_state)
     : rules_(std::move(rules)), options_(options), values_(std::move(known_values)), step_(tuning::kEngineFirstStep) {
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
-  use_kernel(options_.kernel == KernelKind::Auto ? auto_kernel(rules_) : options_.kernel);
-  switch_kernel_if_better();  // a resumed run may be past the point where auto switched
-  note_largest(0);
+  if (bounded()) check_can_bound(rules_, options_.kernel);
+  if (values_.has_released() && (!sparse_state || !bounded()))
+    throw std::invalid_argument("values with a released middle continue only bounded, from the rare-value state saved with them");
+  if (sparse_state) {
+    kernel_ = make_kernel(KernelKind::Sparse, rules_);
+    kernel_->attach_state(values_, *sparse_state);
+    active_ = KernelKind::Sparse;
+    kernels_used_ = to_string(KernelKind::Sparse);
+    max_value_ = sparse_state->max_value;
+    max_at_ = sparse_state->max_at;
+    note_largest(values_.has_released() ? values_.tail_start() : 0);
+  } else {
+    use_kernel(bounded() ? KernelKind::Sparse : options_.kernel == KernelKind::Auto ? auto_kernel(rules_) : options_.kernel);
+    switch_kernel_if_better();  // a resumed run may be past the point where auto switched
+    note_largest(0);
+  }
   while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
 }
 
@@ -82,7 +108,7 @@ void Engine::use_kernel(KernelKind kind) {
 // are. The share can fall again as n grows (Treblecross: 21% rare at 2^16, 8% at 2^18), so a
 // sweep is checked each time n passes a power of two and gives way to sparse below a lower share.
 void Engine::switch_kernel_if_better() {
-  if (options_.kernel != KernelKind::Auto) return;
+  if (options_.kernel != KernelKind::Auto || bounded()) return;
   const std::uint64_t n = values_.size();
   if (active_ == KernelKind::Sparse && kernel_->prefers_sweep(n)) {
     use_kernel(KernelKind::Sweep);
@@ -105,13 +131,44 @@ std::string Engine::kernels_used() const { return kernels_used_; }
 
 std::uint64_t Engine::live_rare_count() const { return kernel_ ? kernel_->rare_count() : 0; }
 
+std::optional<SparseState> Engine::sparse_state() const {
+  std::optional<SparseState> state = kernel_->state();
+  if (state) {
+    state->max_value = max_value_;
+    state->max_at = max_at_;
+  }
+  return state;
+}
+
+// Keeps G(0..P-1) and the last T values, P + T values filling value_memory at two bytes each (or
+// four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
+// prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
+// and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
+void Engine::release_if_over_budget() {
+  const std::uint64_t width = std::max(2u, values_.bytes_per_value());
+  const std::uint64_t capacity = options_.value_memory / width;
+  const std::uint64_t n = values_.size();
+  if (n <= capacity) return;
+  const std::uint64_t prefix = values_.has_released() ? values_.prefix_end() : capacity / 4;
+  const std::uint64_t tail = capacity - std::min(capacity, prefix);
+  if (tail < tuning::kBoundedMinTail + rules_.largest_take())
+    throw std::invalid_argument("bounded memory: " + std::to_string(options_.value_memory) +
+                                " bytes leave too short a tail; allow more memory");
+  values_.release(prefix, std::max(n - tail, prefix));
+}
 bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) {
   if (values_.size() >= target) return true;
   values_.reserve(target);
   while (values_.size() < target) {
-    if (proven_period_) {
+    if (proven_period_ && !bounded()) {
       fill_from_period(target);
       break;
+    }
+    if (proven_period_) {  // in steps, releasing as it goes
+      fill_from_period(std::min(target, values_.size() + tuning::kEngineStep));
+      release_if_over_budget();
+      if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count()})) return false;
+      continue;
     }
     const std::uint64_t step_start = values_.size();
     std::uint64_t step_end = std::min(target, step_start + step_);
@@ -122,8 +179,9 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
     adapt_step(step_end - step_start, took.count());
     switch_kernel_if_better();
+    if (bounded()) release_if_over_budget();
     if (options_.period_shortcut && values_.size() >= next_period_check_) {
-      try_period_shortcut();
+      if (!values_.has_released()) try_period_shortcut();
       next_period_check_ *= 2;
     }
     if (progress) {
@@ -136,7 +194,11 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
 
 void Engine::note_largest(std::uint64_t from) {
   values_.visit([this, from](const auto& g) {
-    for (std::uint64_t n = from; n < g.size(); ++n) max_value_ = std::max<Value>(max_value_, g[n]);
+    for (std::uint64_t n = from; n < g.size(); ++n)
+      if (g[n] > max_value_ || n == 0) {
+        max_value_ = g[n];
+        max_at_ = n;
+      }
   });
 }
 
@@ -152,12 +214,24 @@ void Engine::fill_from_period(std::uint64_t target) {
   const std::uint64_t p = proven_period_->period;
   const std::int64_t s = proven_period_->saltus;
   const std::uint64_t from = values_.size();
+  if (from < p || !values_.holds(from - p))
+    throw MemoryReachError(from, from - std::min(from, p),
+                           "the period " + std::to_string(p) + " reaches back past the values kept within --memory");
   values_.resize(target);
   values_.visit([&](auto& g) {
     using T = typename std::decay_t<decltype(g)>::value_type;
     for (std::uint64_t n = from; n < target; ++n) g[n] = static_cast<T>(static_cast<std::int64_t>(g[n - p]) + s);
   });
-  kernels_used_ += "+period";
+  note_largest(from);
+  // A bounded run may release these values, and its saved state must then count them.
+  if (bounded()) kernel_->note_filled(values_, from);
+  if (!filled_from_period_) kernels_used_ += "+period";
+  filled_from_period_ = true;
+}
+
+void Engine::continue_period(const PeriodResult& proven) {
+  if (!proven.proven) throw std::invalid_argument("only a proven period can fill values");
+  proven_period_ = proven;
 }
 
 Sequence compute_sequence(const Rules& rules, std::uint64_t n, KernelKind kernel, int threads, bool period_shortcut) {

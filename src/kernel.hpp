@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "move_table.hpp"
 #include "sgx/engine.hpp"
@@ -21,6 +23,15 @@ class Kernel {
   // Takes up a sequence whose first values are already known (a fresh run passes an empty one,
   // a resumed run or a kernel switch passes what is there). Called once before extend().
   virtual void attach(const Sequence& values) = 0;
+  // attach() for values with a released middle: the rare-value state comes from the checkpoint.
+  virtual void attach_state(const Sequence& /*values*/, const SparseState& /*state*/) {
+    throw std::logic_error("only the sparse kernel continues from a saved rare-value state");
+  }
+  // Values from index from on were filled from a proven period, not computed: a bounded run's
+  // state counts them in its histogram (its rare list stops growing: no kernel runs after a proof).
+  virtual void note_filled(const Sequence& /*values*/, std::uint64_t /*from*/) {}
+  // The sparse kernel's state (max_value and max_at are the engine's to fill).
+  virtual std::optional<SparseState> state() const { return std::nullopt; }
   // Computes values until values.size() == target. Widens the storage when a value needs it.
   void extend(Sequence& values, std::uint64_t target) {
     if (values.size() >= target) return;

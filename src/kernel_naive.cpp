@@ -28,7 +28,7 @@ class NaiveKernel final : public Kernel {
  private:
   // Computes until target or until a value does not fit T; returns that value.
   template <class T>
-  Value run(std::vector<T>& g, std::uint64_t target, ValueMarks& seen) {
+  Value run(ValueVector<T>& g, std::uint64_t target, ValueMarks& seen) {
     const Value type_max = std::numeric_limits<T>::max();
     while (g.size() < target) {
       const std::uint64_t n = g.size();

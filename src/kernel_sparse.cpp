@@ -65,19 +65,56 @@ class GroupMarks {
   std::vector<std::uint8_t> bytes_;
 };
 
+// Rare positions matter only to two-heap splits; a game without them (a subtraction game, say)
+// would list almost half its positions for nothing.
+bool splits_into_two(const Rules& rules) {
+  for (const auto* digits : {&rules.finite_digits(), &rules.tail_digits()})
+    for (const Digit& d : *digits)
+      if (d.bits & kLeaveTwo) return true;
+  return false;
+}
+
 class SparseKernel final : public Kernel {
  public:
-  using Kernel::Kernel;
+  explicit SparseKernel(const Rules& rules) : Kernel(rules), lists_rare_(splits_into_two(rules)) {}
 
   void attach(const Sequence& values) override {
     bound_ = 1;
     histogram_.assign(1, 0);
     rare_.clear();
+    rare_values_.clear();
     for (std::uint64_t n = 0; n < values.size(); ++n) count_value(values[n]);
     values.visit([this](const auto& g) { choose_mask(g); });
   }
 
+  void attach_state(const Sequence& values, const SparseState& state) override {
+    histogram_ = state.histogram;
+    bound_ = std::bit_ceil(std::max<std::uint64_t>(histogram_.size(), 1));
+    histogram_.resize(bound_, 0);
+    mask_ = state.mask;
+    rare_ = state.rare_positions;
+    rare_values_ = state.rare_values;
+    mask_stale_ = false;
+    rare_at_choice_ = rare_.size();
+    set_reach(values);
+    build_patterns();
+  }
+
+  void note_filled(const Sequence& values, std::uint64_t from) override {
+    for (std::uint64_t n = from; n < values.size(); ++n) count_value(values[n]);
+  }
+
+  std::optional<SparseState> state() const override {
+    SparseState state;
+    state.mask = mask_;
+    state.histogram = histogram_;
+    state.rare_positions = rare_;
+    state.rare_values = rare_values_;
+    return state;
+  }
+
   void compute(Sequence& values, std::uint64_t target) override {
+    set_reach(values);
     extend_widening(values, target, [&](auto& g) { return run(g, target); },
                     [this](std::uint64_t n, Value value) { record(n, value); });
   }
@@ -90,14 +127,51 @@ class SparseKernel final : public Kernel {
   }
 
  private:
+  // Bounded memory: which values the pairs may read (sequence.hpp). Rare values are kept apart in
+  // rare_values_, so only a pair's other part must be held.
+  void set_reach(const Sequence& values) {
+    released_ = values.has_released();
+    prefix_end_ = released_ ? values.prefix_end() : std::numeric_limits<std::uint64_t>::max();
+    tail_start_ = released_ ? values.tail_start() : 0;
+  }
+  bool holds(std::uint64_t n) const { return n < prefix_end_ || n >= tail_start_; }
+
+  // The rare pairs of the block [start, end) whose partner lies below start must find their
+  // partners held: a rare r with m - r released, m = n - k, stops the run.
+  void check_rare_partners_held(std::uint64_t start, std::uint64_t end) const {
+    if (!released_) return;
+    for (const SplitMove& move : moves_.split_two()) {
+      if (move.take + 2 > end - 1) continue;
+      const std::uint64_t m_lo = start > move.take ? start - move.take : 0;
+      const std::uint64_t m_hi = end - 1 - move.take;
+      // Partner m - r in [prefix_end_, tail_start_)  <=>  m - tail_start_ < r <= m - prefix_end_.
+      const std::uint64_t r_from = m_lo >= tail_start_ ? m_lo - tail_start_ + 1 : 0;
+      if (m_hi < prefix_end_) continue;
+      const auto r = std::lower_bound(rare_.begin(), rare_.end(), r_from);
+      if (r != rare_.end() && *r <= m_hi - prefix_end_ && *r < m_hi) {
+        const std::uint64_t m = std::min(m_hi, *r + tail_start_ - 1);
+        throw MemoryReachError(m + move.take, m - *r,
+                               "heap " + std::to_string(m + move.take) + " pairs the rare position " +
+                                   std::to_string(*r) + " with G(" + std::to_string(m - *r) + "), " +
+                                   released_text());
+      }
+    }
+  }
+
+  std::string released_text() const {
+    return "which was released to stay within --memory (kept: G(0.." + std::to_string(prefix_end_ - 1) +
+           ") and G(" + std::to_string(tail_start_) + "..))";
+  }
+
   // Computes heaps block by block until target, or until a value does not fit T (returned).
   template <class T>
-  Value run(std::vector<T>& g, std::uint64_t target) {
+  Value run(ValueVector<T>& g, std::uint64_t target) {
     const Value type_max = std::numeric_limits<T>::max();
     while (g.size() < target) {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
+      check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       ValueSet seen(bound_);
       ValueMarks marks(bound_);
@@ -125,7 +199,7 @@ class SparseKernel final : public Kernel {
   // with r rare, then (a, m - a) for a = 1, 2, ... until every rare value below the least
   // common value not listed is present. scanned_to_ says up to which a every pair was listed.
   template <class T>
-  void enumerate_known_pairs(const std::vector<T>& g, std::uint64_t start, std::uint64_t end) {
+  void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
     size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
@@ -146,7 +220,7 @@ class SparseKernel final : public Kernel {
           scanned_to_[i] = 0;
           const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
           if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
-            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]);
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
         }
       }
     }
@@ -154,7 +228,7 @@ class SparseKernel final : public Kernel {
 
   // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
   template <class T, class Marks>
-  void mark_rare_pairs(const std::vector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
+  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
                        Marks& marks) const {
     // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
     const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
@@ -163,10 +237,11 @@ class SparseKernel final : public Kernel {
 
   // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m.
   template <class T, class Marks>
-  static void mark_pairs(const std::vector<T>& g, const SplitMove& move, std::uint64_t m, RareIt first, RareIt last,
-                         Marks& marks) {
+  void mark_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, RareIt first, RareIt last,
+                  Marks& marks) const {
     auto mark = [&](RareIt from, RareIt to) {
-      for (RareIt r = from; r != to; ++r) marks.insert(static_cast<Value>(g[*r] ^ g[m - *r]));
+      const Value* part = rare_values_.data() + (from - rare_.begin());
+      for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
     };
     if (move.unequal && m % 2 == 0) {  // the split (m/2, m/2) is not a move
       auto half = std::lower_bound(first, last, m / 2);
@@ -184,7 +259,7 @@ class SparseKernel final : public Kernel {
   // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
   // the edges are paired heap by heap.
   template <class T>
-  void mark_rare_pairs_of_group(const std::vector<T>& g, std::uint64_t start, std::uint64_t first,
+  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                 std::uint64_t last, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
     group.prepare(heaps, bound_);
@@ -205,7 +280,7 @@ class SparseKernel final : public Kernel {
       const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
       const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
       for (RareIt r = every_first; r != every_last; ++r) {
-        const T part = g[*r];
+        const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
         const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
         for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
         // With unequal parts, the heap with m = 2r has no split (r, r).
@@ -226,23 +301,38 @@ class SparseKernel final : public Kernel {
   // with partner_floor <= m - a < partner_limit, for the values in missing, moving each one found
   // to found. While many are missing, whole chunks of pairs are marked: a store per pair, and every
   // value counts. Once few are left (the long tail of collecting them all), the pairs are only
-  // compared with those few, many at a time (pair_search.hpp). Returns the a up to which every
-  // pair went into found, whatever its value.
+  // compared with those few, many at a time (pair_search.hpp). Says up to which a every pair went
+  // into found, whatever its value, and whether released values cut the search short.
+  struct Collected {
+    std::uint64_t listed_to;
+    bool cut_short = false;  // pairs past reach_a were needed but not held (bounded memory)
+    std::uint64_t reach_a = 0;
+  };
   template <class T>
-  std::uint64_t collect_missing(const std::vector<T>& g, std::uint64_t n, std::uint64_t first,
-                                std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks,
-                                ValueSet& missing, ValueSet& found) const {
+  Collected collect_missing(const ValueVector<T>& g, std::uint64_t n, std::uint64_t first,
+                            std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks,
+                            ValueSet& missing, ValueSet& found) const {
     const auto& splits = moves_.split_two();
-    if (splits.empty() || splits.front().take + 2 > n) return first - 1;
+    if (splits.empty() || splits.front().take + 2 > n) return {first - 1};
     // The first split takes the fewest tokens, so it has the most pairs.
     const std::uint64_t most_m = n - splits.front().take;
-    if (most_m < partner_floor) return first - 1;
-    const std::uint64_t largest_a = std::min(splits.front().largest_first_part(most_m), most_m - partner_floor);
+    if (most_m < partner_floor) return {first - 1};
+    const std::uint64_t wanted_a = std::min(splits.front().largest_first_part(most_m), most_m - partner_floor);
+    // Bounded memory: a pair (a, m - a) is read only with a in the prefix and m - a in the tail,
+    // for the split taking the most as well (its m is the smallest).
+    std::uint64_t reach_a = wanted_a;
+    if (released_) {
+      std::uint64_t least_m = most_m;
+      for (const SplitMove& move : splits)
+        if (move.take + 2 <= n) least_m = n - move.take;
+      reach_a = std::min({reach_a, prefix_end_ - 1, least_m >= tail_start_ ? least_m - tail_start_ : 0});
+    }
+    const std::uint64_t largest_a = reach_a;
     auto range = [&](const SplitMove& move, std::uint64_t a, std::uint64_t last) {
       const std::uint64_t m = n - move.take;
       const std::uint64_t lowest = m >= partner_limit ? m - partner_limit + 1 : 1;
       const std::uint64_t highest = m >= partner_floor ? std::min(move.largest_first_part(m), m - partner_floor) : 0;
-      return std::pair{std::max(a, lowest), std::min(last, highest)};
+      return std::pair{std::max(a, lowest), std::min({last, highest, largest_a})};
     };
     std::uint64_t left = missing.remove_all(found);
     // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
@@ -290,25 +380,26 @@ class SparseKernel final : public Kernel {
       }
       a = last + 1;
     }
-    return listed_to;
+    return {listed_to, left > 0 && reach_a < wanted_a, reach_a};
   }
 
   // Pairs of heap n with a rare part and the partner inside the block: small rare r, and rare
   // positions that joined during this block. (Pairs of two common parts give rare values only:
   // decide() looks for those when it needs them.)
   template <class T>
-  void enumerate_pairs_inside_block(const std::vector<T>& g, std::uint64_t n, std::uint64_t start,
+  void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_block, ValueMarks& seen) const {
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
-      auto pair = [&](std::uint64_t r) {
+      auto pair = [&](std::size_t i) {
+        const std::uint64_t r = rare_[i];
         if (r == 0 || r >= m || (move.unequal && 2 * r == m)) return;
-        seen.insert(static_cast<Value>(g[r] ^ g[m - r]));
+        seen.insert(static_cast<Value>(rare_values_[i] ^ g[m - r]));
       };
       if (m >= start)
-        for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(rare_[i]);
-      for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(rare_[i]);
+        for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(i);
+      for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(i);
     }
   }
 
@@ -316,12 +407,19 @@ class SparseKernel final : public Kernel {
   // turns out to be missing too. Pairs that can still show one present: those with the partner
   // inside the block, and those past scanned_to.
   template <class T>
-  Value decide(const std::vector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
+  Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
                std::uint64_t scanned_to) {
     const Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
     if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
     collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
-    if (missing_.first_present(c) < c) collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
+    if (missing_.first_present(c) < c) {
+      const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
+      if (scan.cut_short)
+        throw MemoryReachError(n, scan.reach_a + 1,
+                               "heap " + std::to_string(n) + " must look for the rare value " +
+                                   std::to_string(missing_.first_present(c)) + " among splits (a, m - a) with a > " +
+                                   std::to_string(scan.reach_a) + ", " + released_text());
+    }
     return missing_.first_present(c);
   }
 
@@ -338,24 +436,30 @@ class SparseKernel final : public Kernel {
     const std::uint64_t old_bound = bound_;
     count_value(value);
     if (bound_ != old_bound) build_patterns();
-    if (is_rare(value, mask_)) {
+    if (lists_rare_ && is_rare(value, mask_)) {
       rare_.push_back(n);
+      rare_values_.push_back(value);
       if (rare_.size() >= std::max<std::uint64_t>(16, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
         mask_stale_ = true;
     }
   }
 
   // Picks the mask with the fewest rare positions so far (Walsh-Hadamard of the histogram) and
-  // rebuilds the rare list if it changed.
+  // rebuilds the rare list if it changed. With values released the list cannot be rebuilt: the
+  // mask in use stays (any mask gives the right values; a worse one only pairs more).
   template <class T>
-  void choose_mask(const std::vector<T>& g) {
+  void choose_mask(const ValueVector<T>& g) {
     mask_stale_ = false;
     const std::uint64_t best = best_rare_mask(histogram_);
-    if (best != mask_) {
+    if (best != mask_ && !released_) {
       mask_ = best;
       rare_.clear();
-      for (std::uint64_t n = 0; n < g.size(); ++n)
-        if (is_rare(g[n], mask_)) rare_.push_back(n);
+      rare_values_.clear();
+      for (std::uint64_t n = 0; lists_rare_ && n < g.size(); ++n)
+        if (is_rare(g[n], mask_)) {
+          rare_.push_back(n);
+          rare_values_.push_back(g[n]);
+        }
     }
     rare_at_choice_ = rare_.size();
     build_patterns();
@@ -374,6 +478,11 @@ class SparseKernel final : public Kernel {
   std::uint64_t rare_at_choice_ = 0;
   std::vector<std::uint64_t> histogram_;
   std::vector<std::uint64_t> rare_;    // rare positions, increasing
+  std::vector<Value> rare_values_;     // G at each rare position (kept when the values are released)
+  const bool lists_rare_;              // whether rare_ is kept (the game splits into two heaps)
+  bool released_ = false;              // bounded memory: only G(n) with holds(n) may be read
+  std::uint64_t prefix_end_ = 0;
+  std::uint64_t tail_start_ = 0;
   ValueSet common_pattern_;            // the common values below bound_
   ValueSet missing_;                   // decide()'s rare values not yet shown present
   ValueMarks decide_marks_;

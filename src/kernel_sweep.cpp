@@ -42,7 +42,7 @@ class SweepKernel final : public Kernel {
 
   // Keeps the reversed copy in step with g, for indices < needed.
   template <class T>
-  Reversed<T>& reversed(const std::vector<T>& g, std::uint64_t needed) {
+  Reversed<T>& reversed(const ValueVector<T>& g, std::uint64_t needed) {
     if (!std::holds_alternative<Reversed<T>>(reversed_)) reversed_ = Reversed<T>{};  // the type widened
     auto& rev = std::get<Reversed<T>>(reversed_);
     if (rev.capacity < needed) {
@@ -56,7 +56,7 @@ class SweepKernel final : public Kernel {
 
   // Marks G(a) ^ G(m - a) for a in [lo, hi] (both parts known).
   template <class T>
-  static void sweep_pairs(const std::vector<T>& g, const Reversed<T>& rev, std::uint64_t m, std::uint64_t lo,
+  static void sweep_pairs(const ValueVector<T>& g, const Reversed<T>& rev, std::uint64_t m, std::uint64_t lo,
                           std::uint64_t hi, std::vector<T>& scratch, ValueMarks& seen) {
     if (lo > hi) return;
     const std::uint64_t count = hi - lo + 1;
@@ -69,7 +69,7 @@ class SweepKernel final : public Kernel {
   }
 
   template <class T>
-  Value run(std::vector<T>& g, std::uint64_t target) {
+  Value run(ValueVector<T>& g, std::uint64_t target) {
     const Value type_max = std::numeric_limits<T>::max();
     const auto& splits = moves_.split_two();
     while (g.size() < target) {

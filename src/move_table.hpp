@@ -38,7 +38,7 @@ class MoveTable {
   // Marks into seen every option value of heap n that involves no two-heap split:
   // taking all, leaving one heap, and (by enumeration) three-heap splits.
   template <class T, class Set>
-  void mark_simple_options(const std::vector<T>& g, std::uint64_t n, Set& seen) const;
+  void mark_simple_options(const ValueVector<T>& g, std::uint64_t n, Set& seen) const;
 
  private:
   Rules rules_;
@@ -49,7 +49,7 @@ class MoveTable {
 };
 
 template <class T, class Set>
-void MoveTable::mark_simple_options(const std::vector<T>& g, std::uint64_t n, Set& seen) const {
+void MoveTable::mark_simple_options(const ValueVector<T>& g, std::uint64_t n, Set& seen) const {
   if (takes_all(n)) seen.insert(0);
   for (std::uint64_t k : leave_one_) {
     if (k >= n) break;

@@ -148,6 +148,11 @@ std::string run_report_json(const RunReport& r) {
       .field("max_at", r.stats.max_at);
   write_stats_json(json, r.stats);
   write_period_json(json, r.period);
+  if (r.memory_limit_bytes > 0) {
+    json.begin_object("memory").field("limit_bytes", r.memory_limit_bytes).field("released", r.tail_start > 0);
+    if (r.tail_start > 0) json.field("kept_prefix", r.kept_prefix).field("tail_start", r.tail_start);
+    json.end_object();
+  }
   json.field("file", r.file).field("peak_rss_bytes", r.peak_rss_bytes).end_object();
   return json.str();
 }
@@ -183,8 +188,18 @@ std::string run_report_text(const RunReport& r) {
     << "largest     " << r.stats.max_value << " (first at " << r.stats.max_at << ")\n"
     << "rare        mask " << hex(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
   if (r.stats.last_rare >= 0) s << ", last at " << r.stats.last_rare;
-  s << "\n"
-    << "period      " << period_text(r.period) << "\n";
+  s << "\n";
+  const std::string kept = "G(0.." + std::to_string(r.kept_prefix - 1) + ") and G(" + std::to_string(r.tail_start) +
+                           ".." + std::to_string(r.n - 1) + ")";
+  if (r.tail_start > 0 && !r.period.proven)
+    s << "period      not looked for: only " << kept << " are kept\n";
+  else
+    s << "period      " << period_text(r.period) << "\n";
+  if (r.memory_limit_bytes > 0) {
+    s << "memory      limit " << r.memory_limit_bytes << " bytes";
+    if (r.tail_start > 0) s << "; kept " << kept;
+    s << "\n";
+  }
   if (!r.file.empty()) s << "file        " << r.file << "\n";
   return s.str();
 }

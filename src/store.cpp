@@ -36,6 +36,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -253,11 +254,11 @@ void write_array(hid_t parent, const char* name, const T* data, const std::vecto
   check(H5Dclose(dset.release()), where);
 }
 
-// A 1-D dataset, in chunks of about 1 MiB.
-template <class T>
-void write_dataset(hid_t parent, const char* name, const std::vector<T>& data) {
+// A 1-D dataset, in chunks of about 1 MiB. data: a vector or a span.
+template <class Vector>
+void write_dataset(hid_t parent, const char* name, const Vector& data) {
   const hsize_t length = data.size();
-  write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(T))});
+  write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(data[0]))});
 }
 
 std::string utc_now_iso8601() {
@@ -269,18 +270,66 @@ std::string utc_now_iso8601() {
   return text;
 }
 
+// The numbers of the rare-value state that must agree with each other and with n, the number of
+// values: what is wrong, or "" if nothing. Checked when writing and when reading, because a run
+// with a released middle resumes from this state and cannot recount it from its values.
+std::string sparse_state_problem(const SparseState& state, std::uint64_t n) {
+  const auto& positions = state.rare_positions;
+  if (positions.size() != state.rare_values.size())
+    return "rare_positions holds " + std::to_string(positions.size()) + " positions but rare_values " +
+           std::to_string(state.rare_values.size()) + " values";
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (positions[i] >= n)
+      return "rare position " + std::to_string(positions[i]) + " is not below n = " + std::to_string(n);
+    if (i > 0 && positions[i] <= positions[i - 1])
+      return "rare_positions is not increasing: " + std::to_string(positions[i]) + " follows " +
+             std::to_string(positions[i - 1]);
+  }
+  // Made-up counts could add up to n modulo 2^64.
+  std::uint64_t counted = 0;
+  bool wrapped = false;
+  for (std::uint64_t count : state.histogram) wrapped |= __builtin_add_overflow(counted, count, &counted);
+  if (wrapped) return "the histogram counts 2^64 positions or more, not n = " + std::to_string(n);
+  if (counted != n)
+    return "the histogram counts " + std::to_string(counted) + " positions, not n = " + std::to_string(n);
+  if (state.max_at >= std::max<std::uint64_t>(n, 1))  // 0 when there are no values
+    return "max_at is " + std::to_string(state.max_at) + ", not below n = " + std::to_string(n);
+  return "";
+}
+
+// A run with a released middle (run_octal --memory) keeps G(0..P-1) and G(L..n-1): /values takes
+// the prefix and /tail the tail, each written from the storage where it lies (the middle's pages
+// are unmapped, and copying the kept values would need as much memory again).
+void write_values(hid_t file, const Sequence& values) {
+  values.visit([&](const auto& storage) {
+    if (!values.has_released()) {
+      write_dataset(file, "values", storage);
+      return;
+    }
+    write_dataset(file, "values", std::span(storage.data(), values.prefix_end()));
+    write_dataset(file, "tail", std::span(storage.data() + values.tail_start(), values.size() - values.tail_start()));
+  });
+}
+
 void write_root(hid_t file, const RunInfo& info, const Sequence& values, int format_version) {
   static_assert(sizeof(int) == sizeof(std::int32_t));
   write_attribute<std::int32_t>(file, "format_version", format_version);
   write_string_attribute(file, "game", info.game);
   write_attribute<std::uint64_t>(file, "n", values.size());
+  if (values.has_released()) {
+    write_attribute<std::uint64_t>(file, "prefix_n", values.prefix_end());
+    write_attribute<std::uint64_t>(file, "tail_start", values.tail_start());
+  }
   write_attribute<std::uint8_t>(file, "complete", info.complete);
   write_attribute<std::uint64_t>(file, "target_n", info.complete ? values.size() : info.target_n);
   write_string_attribute(file, "engine", info.engine);
   write_string_attribute(file, "program_version", info.program_version);
   write_string_attribute(file, "created", utc_now_iso8601());
-  write_string_attribute(file, "description", "values[n] = G(n), G(0) at index 0");
-  values.visit([file](const auto& storage) { write_dataset(file, "values", storage); });
+  write_string_attribute(file, "description",
+                         values.has_released()
+                             ? "values[n] = G(n) for n < prefix_n, tail[n - tail_start] = G(n) for n >= tail_start"
+                             : "values[n] = G(n), G(0) at index 0");
+  write_values(file, values);
 }
 
 Handle create_group(hid_t file, const char* name) {
@@ -295,6 +344,17 @@ void write_stats(hid_t file, const SparseStats& stats) {
   write_attribute<std::uint32_t>(group, "max_value", stats.max_value);
   write_attribute<std::uint64_t>(group, "max_at", stats.max_at);
   if (!stats.histogram.empty()) write_dataset(group, "histogram", stats.histogram);
+}
+
+// Empty lists are left out, as in /stats and /period; readers take a missing one for empty.
+void write_sparse_state(hid_t file, const SparseState& state) {
+  auto group = create_group(file, "sparse");
+  write_attribute<std::uint64_t>(group, "mask", state.mask);
+  write_attribute<std::uint32_t>(group, "max_value", state.max_value);
+  write_attribute<std::uint64_t>(group, "max_at", state.max_at);
+  if (!state.histogram.empty()) write_dataset(group, "histogram", state.histogram);
+  if (!state.rare_positions.empty()) write_dataset(group, "rare_positions", state.rare_positions);
+  if (!state.rare_values.empty()) write_dataset(group, "rare_values", state.rare_values);
 }
 
 void write_period(hid_t file, const PeriodResult& period) {
@@ -339,7 +399,7 @@ void write_table(hid_t file, const TableRecord& record) {
   if (record.rows.size() != side)
     throw StoreError("the table has " + std::to_string(side) + " rows but " + std::to_string(record.rows.size()) +
                      " row results were given");
-  write_attribute<std::int32_t>(file, "format_version", kFormatVersion);
+  write_attribute<std::int32_t>(file, "format_version", kWholeFormatVersion);
   write_string_attribute(file, "kind", kTableKind);
   write_string_attribute(file, "game", table_game_name(table.game()));
   write_attribute<std::uint64_t>(file, "n", table.n());
@@ -553,12 +613,32 @@ void write_atomically(const std::string& path, const FileContents& contents) {
   sync_directory(dir.empty() ? "." : dir);
 }
 
+// Refuses, before anything is written, a run file that could not be resumed or read back.
+void check_run_to_write(const RunInfo& info, const Sequence& values) {
+  if (values.has_released() && !info.sparse_state)
+    throw StoreError("G(" + std::to_string(values.prefix_end()) + ".." + std::to_string(values.tail_start() - 1) +
+                     ") was released to bound memory, and such a file needs the rare-value state to be resumed, "
+                     "but none was given");
+  if (info.sparse_state) {
+    const std::string problem = sparse_state_problem(*info.sparse_state, values.size());
+    if (!problem.empty()) throw StoreError("the rare-value state is inconsistent: " + problem);
+  }
+}
+
+// The version a run file is stamped with: a version-1 reader must not take a file with a released
+// middle for a whole run.
+int format_version_for(const Sequence& values) {
+  return values.has_released() ? kFormatVersion : kWholeFormatVersion;
+}
+
 // What a run file holds (the references must outlive the call that uses it).
 FileContents run_contents(const RunInfo& info, const Sequence& values, int format_version) {
   return [&info, &values, format_version](hid_t file) {
+    check_run_to_write(info, values);
     write_root(file, info, values, format_version);
     write_stats(file, info.stats);
     write_period(file, info.period);
+    if (info.sparse_state) write_sparse_state(file, *info.sparse_state);
   };
 }
 
@@ -635,10 +715,16 @@ hsize_t dataset_length(hid_t dset, const std::string& where) {
   return length;
 }
 
+// All length values of dset into data.
 template <class T>
-std::vector<T> read_dataset(hid_t dset, hsize_t length, const std::string& where) {
-  std::vector<T> data(length);
-  if (length > 0) check(H5Dread(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), where);
+void read_all(hid_t dset, T* data, hsize_t length, const std::string& where) {
+  if (length > 0) check(H5Dread(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data), where);
+}
+
+template <class T, class Vector = std::vector<T>>
+Vector read_dataset(hid_t dset, hsize_t length, const std::string& where) {
+  Vector data(length);
+  read_all(dset, data.data(), length, where);
   return data;
 }
 
@@ -657,13 +743,16 @@ bool is_unsigned(const IntegerType& type, std::size_t size) {
   return type.type_class == H5T_INTEGER && type.sign == H5T_SGN_NONE && type.size == size;
 }
 
-// An optional uint64 dataset (histogram, exceptions): absent means empty.
-std::vector<std::uint64_t> read_optional_list(hid_t group, const std::string& group_path, const char* name) {
+// An optional dataset of unsigned T (histogram, exceptions, rare positions): absent means empty.
+template <class T = std::uint64_t>
+std::vector<T> read_optional_list(hid_t group, const std::string& group_path, const char* name) {
+  static_assert(std::is_unsigned_v<T>);
   const std::string where = group_path + "/" + name;
   if (!check_tri(H5Lexists(group, name, H5P_DEFAULT), where)) return {};
   auto dset = checked(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose, where);
-  if (!is_unsigned(dataset_type(dset, where), 8)) throw not_ours(where + " is not a uint64 dataset");
-  return read_dataset<std::uint64_t>(dset, dataset_length(dset, where), where);
+  if (!is_unsigned(dataset_type(dset, where), sizeof(T)))
+    throw not_ours(where + " is not a uint" + std::to_string(8 * sizeof(T)) + " dataset");
+  return read_dataset<T>(dset, dataset_length(dset, where), where);
 }
 
 // An empty Sequence of the width of a dataset of values (uint8, uint16 or uint32).
@@ -683,7 +772,7 @@ Sequence sequence_for(hid_t dset, const std::string& where) {
 void read_into(Sequence& values, hid_t dset, hsize_t count, const std::string& where) {
   values.visit([&](auto& storage) {
     using T = typename std::decay_t<decltype(storage)>::value_type;
-    storage = read_dataset<T>(dset, count, where);
+    storage = read_dataset<T, ValueVector<T>>(dset, count, where);
   });
 }
 
@@ -705,6 +794,36 @@ Sequence read_values(hid_t file, std::uint64_t n) {
   return values;
 }
 
+// A run with a released middle (format version 2): /values holds G(0..P-1) and /tail G(L..n-1).
+// Both are read straight into storage reserved for all n values, between them the middle is
+// released unread (Sequence::append_released): memory holds what the file holds, with no copy.
+Sequence read_kept_values(hid_t file, const RunStatus& status) {
+  auto prefix = open_dataset(file, "/", "values");
+  auto tail = open_dataset(file, "/", "tail");
+  Sequence values = sequence_for(prefix, "/values");
+  if (sequence_for(tail, "/tail").bytes_per_value() != values.bytes_per_value())
+    throw StoreError("is inconsistent: /values and /tail have different types");
+  const hsize_t prefix_length = dataset_length(prefix, "/values");
+  if (prefix_length != status.prefix_n)
+    throw StoreError("is inconsistent: attribute prefix_n is " + std::to_string(status.prefix_n) + " but /values holds " +
+                     std::to_string(prefix_length) + " values");
+  const hsize_t tail_length = dataset_length(tail, "/tail");
+  if (tail_length != status.n - status.tail_start)
+    throw StoreError("is inconsistent: attributes n and tail_start make " + std::to_string(status.n - status.tail_start) +
+                     " tail values but /tail holds " + std::to_string(tail_length));
+  values.reserve(status.n);
+  values.visit([&](auto& storage) {
+    storage.resize(status.prefix_n);  // unwritten until read (PageAllocator::construct)
+    read_all(prefix, storage.data(), prefix_length, "/values");
+  });
+  values.append_released(status.tail_start);
+  values.visit([&](auto& storage) {
+    storage.resize(status.n);  // within the reserved storage: the released part stays as it is
+    read_all(tail, storage.data() + status.tail_start, tail_length, "/tail");
+  });
+  return values;
+}
+
 Handle open_group(hid_t file, const char* name) {
   const std::string where = std::string("/") + name;
   if (!check_tri(H5Lexists(file, name, H5P_DEFAULT), where)) throw not_ours("it has no " + where + " group");
@@ -722,6 +841,31 @@ SparseStats read_stats(hid_t file) {
   stats.max_at = read_attribute<std::uint64_t>(group, at, "max_at");
   stats.histogram = read_optional_list(group, at, "histogram");
   return stats;
+}
+
+// The rare-value state (/sparse): required in a file with a released middle, which cannot be
+// resumed without it, optional otherwise. Checked against n like everything else.
+std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status) {
+  if (!check_tri(H5Lexists(file, "sparse", H5P_DEFAULT), "/sparse")) {
+    if (status.has_released())
+      throw StoreError("is inconsistent: G(" + std::to_string(status.prefix_n) + ".." +
+                       std::to_string(status.tail_start - 1) +
+                       ") is released (a run with --memory) but the file has no /sparse group, the rare-value "
+                       "state such a run resumes from");
+    return std::nullopt;
+  }
+  auto group = open_group(file, "sparse");
+  const std::string at = "/sparse";
+  SparseState state;
+  state.mask = read_attribute<std::uint64_t>(group, at, "mask");
+  state.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
+  state.max_at = read_attribute<std::uint64_t>(group, at, "max_at");
+  state.histogram = read_optional_list(group, at, "histogram");
+  state.rare_positions = read_optional_list(group, at, "rare_positions");
+  state.rare_values = read_optional_list<std::uint32_t>(group, at, "rare_values");
+  const std::string problem = sparse_state_problem(state, status.n);
+  if (!problem.empty()) throw StoreError("is inconsistent: in /sparse, " + problem);
+  return state;
 }
 
 PeriodResult read_period(hid_t file) {
@@ -745,10 +889,11 @@ void check_format_version(hid_t file) {
   if (!check_tri(H5Aexists(file, "format_version"), attribute_where("/", "format_version")))
     throw not_ours("it has no format_version attribute");
   auto version = read_attribute<std::int32_t>(file, "/", "format_version");
-  if (version != kFormatVersion)
+  static_assert(kFormatVersion == kOldestFormatVersion + 1, "the message below names two versions");
+  if (version < kOldestFormatVersion || version > kFormatVersion)
     throw StoreError("was written by " + std::string(version > kFormatVersion ? "a newer" : "an older") +
-                     " format version " + std::to_string(version) + "; this program reads version " +
-                     std::to_string(kFormatVersion));
+                     " format version " + std::to_string(version) + "; this program reads versions " +
+                     std::to_string(kOldestFormatVersion) + " and " + std::to_string(kFormatVersion));
 }
 
 Handle open_file(const std::string& path) {
@@ -774,6 +919,12 @@ Handle open_run_file(const std::string& path) {
   return file;
 }
 
+// Version 2, a run with a released middle, its values in /values and /tail (check_format_version
+// lets nothing newer through).
+bool holds_kept_parts(hid_t file) {
+  return read_attribute<std::int32_t>(file, "/", "format_version") > kWholeFormatVersion;
+}
+
 // Files written before checkpoints existed have no complete and target_n: they were written only
 // at the end of a run, so they are complete.
 RunStatus read_status(hid_t file) {
@@ -786,6 +937,14 @@ RunStatus read_status(hid_t file) {
     status.complete = read_attribute<std::uint8_t>(file, "/", "complete") != 0;
   if (check_tri(H5Aexists(file, "target_n"), attribute_where("/", "target_n")))
     status.target_n = read_attribute<std::uint64_t>(file, "/", "target_n");
+  if (holds_kept_parts(file)) {
+    status.prefix_n = read_attribute<std::uint64_t>(file, "/", "prefix_n");
+    status.tail_start = read_attribute<std::uint64_t>(file, "/", "tail_start");
+    if (status.prefix_n > status.tail_start || status.tail_start > status.n)
+      throw StoreError("is inconsistent: attributes prefix_n " + std::to_string(status.prefix_n) + ", tail_start " +
+                       std::to_string(status.tail_start) + " and n " + std::to_string(status.n) +
+                       " are not in increasing order");
+  }
   return status;
 }
 
@@ -800,7 +959,9 @@ RunRecord read_hdf5(const std::string& path) {
   record.program_version = read_string_attribute(file, "/", "program_version");
   record.stats = read_stats(file);
   record.period = read_period(file);
-  record.values = read_values(file, status.n);  // the big one last: damage elsewhere is found quickly
+  record.sparse_state = read_sparse_state(file, status);
+  // The big ones last: damage elsewhere is found quickly.
+  record.values = holds_kept_parts(file) ? read_kept_values(file, status) : read_values(file, status.n);
   return record;
 }
 
@@ -913,11 +1074,11 @@ auto read_checked(const std::string& path, Read read, const char* kind = "run") 
 }  // namespace
 
 void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values) {
-  write_atomically(path, run_contents(info, values, kFormatVersion));
+  write_atomically(path, run_contents(info, values, format_version_for(values)));
 }
 
 void write_run_file(const std::string& path, const RunRecord& record) {
-  write_atomically(path, run_contents(record, record.values, kFormatVersion));
+  write_atomically(path, run_contents(record, record.values, format_version_for(record.values)));
 }
 
 namespace detail {

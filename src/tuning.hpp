@@ -20,6 +20,10 @@ inline constexpr std::uint64_t kSparseScanChunk = 64;
 // Re-choose the rare mask when the rare list has grown by this factor since the last choice.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
 
+// A bounded run (--memory) keeps at least this many of the last values: more than an engine step
+// (kEngineStep) and a block, so that every value a step reads near n is held.
+inline constexpr std::uint64_t kBoundedMinTail = 1u << 17;
+
 // Heaps per block in the sweep kernel (same idea: pairs of parts both below the block are swept
 // for the whole block at once, in parallel).
 inline constexpr std::uint64_t kSweepBlock = 256;

@@ -19,6 +19,7 @@
 
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
+#include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "tool_test.hpp"
 
@@ -433,6 +434,39 @@ TEST_F(CliTest, SgPeriodSaysWhenAFileIsAnUnfinishedCheckpoint) {
   EXPECT_TRUE(contains(text.out, "values      500 (checkpoint, run not finished: its target is 100000)")) << text.out;
   Result json = run("sg_period", {path("k.h5"), "--json"});
   EXPECT_TRUE(contains(json.out, "\"complete\": false, \"target_n\": 100000")) << json.out;
+}
+
+// A run with --memory keeps G(0..P-1) and G(L..n-1) only: too few values for a period or the
+// statistics. sg_period says so in one line, as it refuses other input (exit 2), and prints nothing.
+TEST_F(CliTest, SgPeriodRefusesARunWithReleasedValues) {
+  sgx::RunRecord record;
+  record.game = "0.137";
+  // Dawson's chess: its period, proven early, fills in the values at once.
+  record.values = sgx::compute_sequence(sgx::parse_rules("0.137"), 300'000, sgx::KernelKind::Auto, 1, true);
+  const sgx::SparseStats stats = sgx::compute_stats(record.values);
+  sgx::SparseState state;
+  state.mask = stats.rare_mask;
+  state.histogram = stats.histogram;
+  state.rare_positions = sgx::rare_positions(record.values, stats.rare_mask);
+  for (std::uint64_t position : state.rare_positions) state.rare_values.push_back(record.values[position]);
+  state.max_value = stats.max_value;
+  state.max_at = stats.max_at;
+  record.stats = stats;
+  record.sparse_state = state;
+  record.values.release(1000, 200'000);
+  sgx::write_run_file(path("bounded.h5"), record);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{path("bounded.h5")},
+                                               std::vector<std::string>{path("bounded.h5"), "--json"},
+                                               std::vector<std::string>{path("bounded.h5"), "--table"}}) {
+    Result r = run("sg_period", args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_EQ(r.out, "") << args.back();
+    EXPECT_EQ(r.err, "sg_period: " + path("bounded.h5") +
+                         " holds G(0..999) and G(200000..299999) only (a run with --memory): the period analysis "
+                         "needs every value (see 'sg_period --help')\n")
+        << args.back();
+    EXPECT_TRUE(contains(r.err, "--memory")) << r.err;
+  }
 }
 
 TEST_F(CliTest, PlotScriptDrawsASweepTable) {

@@ -87,12 +87,12 @@ TEST(SequenceStorage, WidenToHold) {
 TEST(SequenceStorage, VisitSeesTheUnderlyingVector) {
   Sequence s;
   s.push_back(5);
-  bool narrow = s.visit([](auto& v) { return std::is_same_v<std::decay_t<decltype(v)>, std::vector<std::uint8_t>>; });
+  bool narrow = s.visit([](auto& v) { return std::is_same_v<std::decay_t<decltype(v)>, sgx::ValueVector<std::uint8_t>>; });
   EXPECT_TRUE(narrow);
   s.push_back(1000);
   const Sequence& cs = s;
   bool wide = cs.visit([](const auto& v) {
-    return std::is_same_v<std::decay_t<decltype(v)>, std::vector<std::uint16_t>> && v.size() == 2 && v[1] == 1000;
+    return std::is_same_v<std::decay_t<decltype(v)>, sgx::ValueVector<std::uint16_t>> && v.size() == 2 && v[1] == 1000;
   });
   EXPECT_TRUE(wide);
   s.visit([](auto& v) { v[0] = 9; });

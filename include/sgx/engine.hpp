@@ -11,7 +11,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sgx/period.hpp"
 #include "sgx/rules.hpp"
@@ -28,6 +30,32 @@ struct EngineOptions {
   KernelKind kernel = KernelKind::Auto;
   int threads = 0;             // 0: all available (OpenMP default)
   bool period_shortcut = true; // fill values from a proven period
+  // Bounded memory (run_octal --memory): bytes the kept values may take, 0 for no bound. Once the
+  // values outgrow it, only a prefix and a tail are kept (sequence.hpp); see Engine.
+  std::uint64_t value_memory = 0;
+};
+
+// What the rare-value method knows beyond the values it keeps: with the middle of the sequence
+// released it cannot be recounted, so a bounded run saves it in its checkpoints and resumes from it.
+struct SparseState {
+  std::uint64_t mask = 0;                     // the mask in use (not always the best one)
+  std::vector<std::uint64_t> histogram;       // histogram[v]: positions with value v
+  std::vector<std::uint64_t> rare_positions;  // under mask, increasing
+  std::vector<Value> rare_values;             // G at each rare position
+  Value max_value = 0;
+  std::uint64_t max_at = 0;                   // first position of max_value
+};
+
+// A bounded run needed a value it no longer holds. The values computed before it stay good.
+class MemoryReachError : public std::runtime_error {
+ public:
+  MemoryReachError(std::uint64_t heap, std::uint64_t needed, const std::string& what)
+      : std::runtime_error(what), heap_(heap), needed_(needed) {}
+  std::uint64_t heap() const { return heap_; }      // the heap whose value could not be decided
+  std::uint64_t needed() const { return needed_; }  // a position it needed, released
+ private:
+  std::uint64_t heap_;
+  std::uint64_t needed_;
 };
 
 // What the engine reports while it runs; return false from the callback to stop early.
@@ -41,11 +69,20 @@ using ProgressCallback = std::function<bool(const Progress&)>;
 
 class Kernel;  // one kernel's state (kernel.hpp, private to the library)
 
+// Bounded memory: with options.value_memory set, the engine keeps every value while they fit in
+// it, then only G(0..P-1) and the last T values, P + T fitting it at two bytes a value (P = 1/4
+// of it). Only the sparse kernel runs bounded: it reads G(r) for rare r (kept apart), partners near
+// n (the tail) and small parts (the prefix); the mask no longer changes once values are released,
+// and the period is not looked for. A value that needs a released one stops compute_to with
+// MemoryReachError. Games with repeating tails or three-heap splits read every value and are
+// refused (std::invalid_argument).
 class Engine {
  public:
   Engine(Rules rules, EngineOptions options);
-  // Continues from values already known (a resumed run).
-  Engine(Rules rules, EngineOptions options, Sequence known_values);
+  // Continues from values already known (a resumed run). A bounded run whose values were released
+  // also needs the rare-value state saved with them.
+  Engine(Rules rules, EngineOptions options, Sequence known_values,
+         std::optional<SparseState> sparse_state = std::nullopt);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -58,10 +95,16 @@ class Engine {
   const Rules& rules() const { return rules_; }
   // The proven period, once found (only checked while the shortcut is on).
   const std::optional<PeriodResult>& proven_period() const { return proven_period_; }
+  // Fills further values from a period proven earlier (a resumed bounded run, which cannot prove
+  // it again without its released values).
+  void continue_period(const PeriodResult& proven);
   // Kernels used so far, e.g. "sparse" or "sparse+sweep" or "sparse+period".
   std::string kernels_used() const;
   // Rare-list size of the running sparse kernel (0 for other kernels).
   std::uint64_t live_rare_count() const;
+  // The running sparse kernel's state with the largest value so far (nothing for other kernels).
+  std::optional<SparseState> sparse_state() const;
+  bool bounded() const { return options_.value_memory > 0; }
 
  private:
   void use_kernel(KernelKind kind);
@@ -71,6 +114,8 @@ class Engine {
   // Keeps max_value_ up to date with the values from index from on.
   void note_largest(std::uint64_t from);
   void fill_from_period(std::uint64_t target);
+  // Bounded runs: releases the middle of the values once they outgrow options_.value_memory.
+  void release_if_over_budget();
 
   Rules rules_;
   EngineOptions options_;
@@ -80,7 +125,9 @@ class Engine {
   std::string kernels_used_;
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
+  std::uint64_t max_at_ = 0;  // its first position
   std::uint64_t next_period_check_ = 64;
+  bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
 };

@@ -49,6 +49,11 @@ struct RunReport {
   PeriodResult period;
   std::string file;
   std::uint64_t peak_rss_bytes = 0;
+  // --memory: the limit (0: none), and the values kept when the middle was released
+  // (G(0..kept_prefix-1) and G(tail_start..n-1); tail_start 0 when every value was kept).
+  std::uint64_t memory_limit_bytes = 0;
+  std::uint64_t kept_prefix = 0;
+  std::uint64_t tail_start = 0;
 };
 
 // The "stats" and "period" objects, shared by every tool that reports them.

@@ -1,9 +1,19 @@
 #pragma once
 // G(0..n-1) in memory, stored in the narrowest unsigned type that holds every value so far.
 // Widening (8 -> 16 -> 32 bits) happens on demand and copies once; values never shrink back.
+//
+// Bounded memory (run_octal --memory): once no kernel will read them again, the values between a
+// prefix and the tail can be released, G(prefix_end()..tail_start()-1). The sequence keeps its
+// indices (G(n) is still at [n]), but the pages of the released part go back to the system and
+// are mapped inaccessible, so a stray read fails loudly instead of returning a wrong value. The
+// tail moves up as n grows; the prefix stays. Whole-sequence operations (max_value, to_vector,
+// ==) need every value and refuse a sequence with a released part.
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -11,12 +21,66 @@ namespace sgx {
 
 using Value = std::uint32_t;
 
+namespace detail {
+// Large blocks come straight from the system, reserved but not committed (MAP_NORESERVE): a run's
+// storage can be reserved for its whole target, 2^36 values and more, however little of it stays
+// in memory. Small blocks come from operator new.
+inline constexpr std::size_t kPageBlockBytes = std::size_t{64} << 10;
+void* allocate_pages(std::size_t bytes);
+void free_pages(void* block, std::size_t bytes);
+// Gives the whole pages inside [begin, end) of a block from allocate_pages back to the system and
+// makes them inaccessible. Does nothing for a small block.
+void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std::size_t end);
+}  // namespace detail
+
+template <class T>
+struct PageAllocator {
+  using value_type = T;
+  PageAllocator() = default;
+  template <class U>
+  PageAllocator(const PageAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t count) {
+    if (count > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    const std::size_t bytes = count * sizeof(T);
+    if (bytes < detail::kPageBlockBytes) return static_cast<T*>(::operator new(bytes));
+    return static_cast<T*>(detail::allocate_pages(bytes));
+  }
+  void deallocate(T* block, std::size_t count) noexcept {
+    const std::size_t bytes = count * sizeof(T);
+    if (bytes < detail::kPageBlockBytes)
+      ::operator delete(block);
+    else
+      detail::free_pages(block, bytes);
+  }
+  // Growing a vector leaves the new values unwritten, so that storage with a released middle can
+  // be set up without touching its pages (Sequence::resize writes its zeros itself).
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+
+  friend bool operator==(const PageAllocator&, const PageAllocator&) { return true; }
+};
+
+// The storage of one value type.
+template <class T>
+using ValueVector = std::vector<T, PageAllocator<T>>;
+
 class Sequence {
  public:
-  using Storage =
-      std::variant<std::vector<std::uint8_t>, std::vector<std::uint16_t>, std::vector<std::uint32_t>>;
+  using Storage = std::variant<ValueVector<std::uint8_t>, ValueVector<std::uint16_t>, ValueVector<std::uint32_t>>;
 
   Sequence() = default;
+  // Copies hold the same kept values and release the same part (a plain copy would read it).
+  Sequence(const Sequence& other);
+  Sequence& operator=(const Sequence& other);
+  Sequence(Sequence&&) noexcept = default;
+  Sequence& operator=(Sequence&&) noexcept = default;
 
   std::uint64_t size() const {
     return std::visit([](const auto& v) -> std::uint64_t { return v.size(); }, storage_);
@@ -42,7 +106,21 @@ class Sequence {
   void resize(std::uint64_t n);  // new entries are 0
   void truncate(std::uint64_t n);
 
-  // Calls f with the underlying std::vector<T>& (T = uint8_t, uint16_t or uint32_t).
+  // Bounded memory (see the top of the file). Releases G(prefix_end..tail_start-1): the first
+  // call fixes prefix_end, later ones may only move tail_start up (tail_start <= size()).
+  void release(std::uint64_t prefix_end, std::uint64_t tail_start);
+  // Appends released values up to tail_start without writing them, the size() values so far
+  // becoming the prefix: how a bounded run's file is read back (prefix, then the tail pushed).
+  void append_released(std::uint64_t tail_start);
+  bool has_released() const { return tail_start_ > prefix_end_; }
+  // Kept: G(0..prefix_end()-1) and G(tail_start()..size()-1). Both 0 while nothing is released.
+  std::uint64_t prefix_end() const { return prefix_end_; }
+  std::uint64_t tail_start() const { return tail_start_; }
+  bool holds(std::uint64_t n) const { return n < size() && (n < prefix_end_ || n >= tail_start_); }
+  // Values held in memory.
+  std::uint64_t kept_count() const { return size() - (tail_start_ - prefix_end_); }
+
+  // Calls f with the underlying ValueVector<T>& (T = uint8_t, uint16_t or uint32_t).
   // Hot loops go through here so that they are compiled once per type.
   template <class F>
   decltype(auto) visit(F&& f) {
@@ -59,7 +137,21 @@ class Sequence {
   friend bool operator==(const Sequence& a, const Sequence& b);
 
  private:
-  Storage storage_{std::vector<std::uint8_t>{}};
+  // Throws std::logic_error naming what if part of the sequence is released.
+  void require_whole(const char* what) const;
+  // The kept values of v in new storage of type Wide with at least the given capacity; released
+  // values are neither read nor written.
+  template <class Wide, class Vector>
+  ValueVector<Wide> kept_copy(const Vector& v, std::uint64_t capacity) const;
+  // Moves the values into storage of type Wide with the given capacity, copying only kept values.
+  template <class Wide>
+  void move_to_storage(std::uint64_t capacity);
+  // Gives the released part's pages back (after the storage moved or the range grew).
+  void release_storage_pages();
+
+  Storage storage_{ValueVector<std::uint8_t>{}};
+  std::uint64_t prefix_end_ = 0;
+  std::uint64_t tail_start_ = 0;
 };
 
 }  // namespace sgx

@@ -8,9 +8,18 @@
 //   /stats (group)             rare_mask, rare_count, last_rare, max_value, max_at; histogram
 //   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n,
 //                              checked_n; exceptions
+//   /sparse (group, optional)  the rare-value state (engine.hpp): mask, max_value, max_at;
+//                              histogram, rare_positions, rare_values
+// Format version 2 is a run with a released middle (run_octal --memory, sequence.hpp): it holds
+// G(0..P-1) and G(L..n-1) only, and a version-1 reader must not take it for a whole run.
+//   attributes on the root:    those of version 1, and prefix_n (P), tail_start (L)
+//   /values                    G(0..P-1) only
+//   /tail                      G(L..n-1), stored as /values is
+//   /sparse (group, required)  the state the run resumes from: the released values cannot be
+//                              recounted
 // Two-dimensional tables (table2d.hpp) have files of their own, told apart by a root attribute
 // kind = "table2d" (run files have no kind):
-//   attributes on the root:    format_version, kind, game ("wythoff" or "cut"), n, origin,
+//   attributes on the root:    format_version (1), kind, game ("wythoff" or "cut"), n, origin,
 //                              max_value, program_version, created, description
 //   /table                     2-D dataset, side x side, table[i][j] = G(origin + i, origin + j);
 //                              narrowest unsigned type, chunked by rows, deflate, Fletcher-32
@@ -21,9 +30,11 @@
 // the file later.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/sequence.hpp"
 #include "sgx/stats.hpp"
@@ -31,7 +42,12 @@
 
 namespace sgx {
 
-inline constexpr int kFormatVersion = 1;
+// Readers take every version from kOldestFormatVersion to kFormatVersion. Files whose every value
+// is stored (and table files) are written as version 1, so that older programs still read them;
+// only a run with a released middle is written as version 2.
+inline constexpr int kOldestFormatVersion = 1;
+inline constexpr int kWholeFormatVersion = 1;
+inline constexpr int kFormatVersion = 2;  // the newest
 
 // A file that cannot be written, read or trusted. The message says which file and why.
 class StoreError : public std::runtime_error {
@@ -50,6 +66,9 @@ struct RunInfo {
   std::uint64_t target_n = 0;   // the n the run was asked for; for a complete run, its n
   SparseStats stats;            // histogram may be empty when not known
   PeriodResult period;          // in a checkpoint: only a period the engine has proven, else empty
+  // The rare-value state to resume from. Required with values that have a released middle (the
+  // file cannot be written without it); stored for any run that gives it.
+  std::optional<SparseState> sparse_state;
 };
 
 struct RunRecord : RunInfo {
@@ -57,9 +76,13 @@ struct RunRecord : RunInfo {
 };
 
 // Replaces path atomically. The values are given apart so that a running engine's values can be
-// written without a copy.
+// written without a copy. Values with a released middle make a version-2 file (see the top).
+// A rare-value state that contradicts the values (see read_run_file) is refused here already:
+// a file this program would refuse to read is never written.
 void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values);
 void write_run_file(const std::string& path, const RunRecord& record);
+// Values with a released middle come back the same way: prefix_end, tail_start and size as
+// written, and only the kept values in memory.
 RunRecord read_run_file(const std::string& path);
 
 // Which run a file holds and how far it got, read without loading the values (quick for any size).
@@ -69,6 +92,10 @@ struct RunStatus {
   std::uint64_t n = 0;
   bool complete = true;
   std::uint64_t target_n = 0;
+  // Format version 2: only G(0..prefix_n-1) and G(tail_start..n-1) are stored. Both 0 otherwise.
+  std::uint64_t prefix_n = 0;
+  std::uint64_t tail_start = 0;
+  bool has_released() const { return tail_start > prefix_n; }
 };
 RunStatus read_run_status(const std::string& path);
 

@@ -47,6 +47,10 @@ constexpr const char* kDefaultMaxN = "2^30";
 // Five minutes: a killed run loses little, and writing costs little up to some 2^28 values (at
 // 2^30 a checkpoint takes about 40 s: such runs do better with a longer interval).
 constexpr const char* kDefaultCheckpointEvery = "300";
+// --memory: what the process needs besides the values (code, libraries, HDF5, thread stacks), and
+// the least limit accepted.
+constexpr std::uint64_t kMemoryOverhead = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMinMemoryLimit = std::uint64_t{128} << 20;
 
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
@@ -79,6 +83,15 @@ Examples:
   run_octal wythoff --n 1024         Wythoff's table, rows' periods, results/wythoff.h5
   run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
 
+Bounded memory:
+  --memory 8G keeps the process near that limit: once the values outgrow half of it (the other half
+  is for the checkpoint file built in memory), only a prefix and the last values are kept, which
+  is all the rare-value method reads. It needs the sparse kernel and a game without repeating
+  tails or three-heap splits. The mask no longer changes and the period is not looked for once
+  values are released; the file then holds the prefix, the tail and the rare-value state, and
+  --resume (with --memory) continues it. If a heap ever needs a released value, the run stops
+  with a checkpoint and says which; more memory is the only remedy.
+
 Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
   seconds, and when it gets SIGINT (Ctrl-C), SIGTERM or SIGUSR1; it then exits with status 130,
@@ -98,6 +111,7 @@ struct Options {
   bool resume = false;
   std::string checkpoint_every_text = kDefaultCheckpointEvery;
   std::string engine = "auto";
+  std::string memory_text;  // --memory, "" for no limit
   bool no_shortcut = false;
   std::string print;  // "" none, "all" or "A:B"
   bool json = false;
@@ -180,6 +194,40 @@ void refuse_to_replace_unfinished_run(const std::string& path, const std::string
   throw cli::UsageError(message);
 }
 
+// Bytes the engine may spend on values under --memory LIMIT: half of what the program leaves, the
+// other half holding the checkpoint image (compressed, never larger than the values) or, at the
+// end of a run that kept every value, the period analysis.
+std::uint64_t value_memory_for(std::uint64_t limit) { return (limit - kMemoryOverhead) / 2; }
+
+std::uint64_t parse_memory_limit(const std::string& text) {
+  std::uint64_t limit = 0;
+  try {
+    limit = parse_bytes(text);
+  } catch (const NumberError& e) {
+    throw cli::UsageError(std::string("--memory: ") + e.what());
+  }
+  if (limit < kMinMemoryLimit)
+    throw cli::UsageError("--memory " + text + " is too small: the program alone needs about 64M; give at least 128M");
+  return limit;
+}
+
+// The statistics of the run so far. With values released they come from the rare-value state the
+// engine kept (its mask may then be an earlier choice rather than the best one).
+SparseStats run_stats(const Engine& engine) {
+  if (!engine.values().has_released()) return compute_stats(engine.values());
+  const SparseState state = *engine.sparse_state();
+  SparseStats stats;
+  stats.rare_mask = state.mask;
+  // Counted from the histogram: games without two-heap splits list no rare positions.
+  for (Value v = 0; v < state.histogram.size(); ++v)
+    if (is_rare(v, state.mask)) stats.rare_count += state.histogram[v];
+  stats.last_rare = state.rare_positions.empty() ? -1 : static_cast<std::int64_t>(state.rare_positions.back());
+  stats.max_value = state.max_value;
+  stats.max_at = state.max_at;
+  stats.histogram = state.histogram;
+  return stats;
+}
+
 // Saves the run to its file: checkpoints while it runs (marked unfinished), the finished run at
 // the end. Each save replaces the file atomically, so whatever happens during one (a kill, a
 // full disk), the file still holds the previous save; a failed save says what is safe.
@@ -203,7 +251,7 @@ class RunSaver {
       RunInfo info = info_for(engine);
       info.complete = false;
       info.target_n = target;
-      info.stats = compute_stats(values);
+      info.stats = run_stats(engine);
       info.period = engine.proven_period().value_or(PeriodResult{});
       save(info, values);
     }
@@ -217,6 +265,8 @@ class RunSaver {
     RunInfo info = stored_;
     info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
     info.program_version = kVersion;
+    info.sparse_state.reset();
+    if (engine.values().has_released()) info.sparse_state = engine.sparse_state();
     return info;
   }
 
@@ -242,6 +292,12 @@ class RunSaver {
 
 void print_values(const std::string& range, const Sequence& values) {
   auto [from, to] = print_range(range, values.size());
+  for (std::uint64_t i = from; i < to; ++i)
+    if (!values.holds(i))
+      throw cli::UsageError("--print=" + range + ": G(" + std::to_string(i) +
+                            ") was released to stay within --memory (kept: G(0.." +
+                            std::to_string(values.prefix_end() - 1) + ") and G(" + std::to_string(values.tail_start()) +
+                            "..)); the run file is saved");
   std::string out;
   for (std::uint64_t i = from; i < to; ++i) {
     out += std::to_string(values[i]);
@@ -267,6 +323,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
+      ("memory", po::value(&o.memory_text), "stay near LIMIT bytes (512M, 8G): keep only a prefix and a tail of the values")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
       ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
@@ -277,7 +334,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
-  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n"})
+  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n", "memory"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
@@ -292,8 +349,9 @@ struct Outcome {
 };
 
 // Computes to n; without --n, on while a period is seen that more values would prove.
+// analysis_window: differences the period analysis may hold (kPeriodWindow, or less under --memory).
 Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                const ProgressCallback& progress) {
+                std::uint64_t analysis_window, const ProgressCallback& progress) {
   // False when the callback stopped the engine first.
   auto compute_to = [&](std::uint64_t target) {
     return engine.compute_to(target, progress) || engine.values().size() >= target;
@@ -302,14 +360,24 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
   outcome.target = n;
   outcome.stopped = !compute_to(n);
   if (outcome.stopped) return outcome;
-  outcome.period = analyze_period(engine.values(), rules);
+  // With the middle released there is no whole sequence to analyse (run_report_text says so),
+  // only the period the engine proved before it released any value.
+  if (engine.values().has_released()) {
+    outcome.period = engine.proven_period().value_or(PeriodResult{});
+    return outcome;
+  }
+  outcome.period = analyze_period(engine.values(), rules, analysis_window);
   while (!n_given && outcome.period.found && !outcome.period.proven && outcome.period.proof_needs_n > 0) {
     const std::uint64_t next = std::max(2 * outcome.target, outcome.period.proof_needs_n);
     if (next > max_n) break;
     outcome.target = next;
     outcome.stopped = !compute_to(next);
     if (outcome.stopped) return outcome;
-    outcome.period = analyze_period(engine.values(), rules);
+    if (engine.values().has_released()) {
+      outcome.period = engine.proven_period().value_or(PeriodResult{});
+      break;
+    }
+    outcome.period = analyze_period(engine.values(), rules, analysis_window);
   }
   return outcome;
 }
@@ -428,6 +496,7 @@ int run(int argc, char** argv) {
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   const double checkpoint_every = parse_seconds(o.checkpoint_every_text);
+  const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
   KernelKind kernel;
   try {
     kernel = parse_kernel_kind(o.engine);
@@ -446,6 +515,11 @@ int run(int argc, char** argv) {
     // Stored values are never dropped; without --n an unfinished run keeps its target.
     if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
     n = std::max(n, stored.values.size());
+    if (stored.values.has_released() && memory_limit == 0)
+      throw cli::UsageError(path + " holds a run computed with --memory (only G(0.." +
+                            std::to_string(stored.values.prefix_end() - 1) + ") and G(" +
+                            std::to_string(stored.values.tail_start()) +
+                            "..) are kept): continue it with --memory");
   }
   if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
   if (!o.resume) refuse_to_replace_unfinished_run(path, game);
@@ -455,7 +529,18 @@ int run(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
   RunSaver saver(path, static_cast<const RunInfo&>(stored), stored_n, checkpoint_every);
-  Engine engine(rules, EngineOptions{kernel, o.threads, !o.no_shortcut}, std::move(stored.values));
+  EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
+  if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
+  std::optional<Engine> engine_holder;
+  try {
+    engine_holder.emplace(rules, engine_options, std::move(stored.values), std::move(stored.sparse_state));
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(std::string("--memory: ") + e.what());
+  }
+  Engine& engine = *engine_holder;
+  if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
+  const std::uint64_t analysis_window =
+      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
   cli::StatusLine status(!o.quiet);
   auto progress = [&](const Progress& p) {
     status.update(p);
@@ -463,7 +548,17 @@ int run(int argc, char** argv) {
     saver.checkpoint_if_due(engine, p.target);
     return true;
   };
-  const Outcome outcome = compute(engine, rules, n, o.n_given, max_n, progress);
+  Outcome outcome;
+  try {
+    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress);
+  } catch (const MemoryReachError& e) {
+    status.finish();
+    saver.checkpoint(engine, n);
+    std::cerr << kTool << ": stopped at n = " << engine.values().size() << ": " << e.what() << "; checkpoint written to "
+              << path << " (its values are right, but resuming cannot bring the released ones back: run again with a "
+              << "larger --memory)\n";
+    return cli::kExitFailure;
+  }
   status.finish();
 
   if (outcome.stopped) {
@@ -478,7 +573,7 @@ int run(int argc, char** argv) {
   const Sequence& values = engine.values();
   RunInfo info = saver.info_for(engine);
   info.complete = true;
-  info.stats = compute_stats(values);
+  info.stats = run_stats(engine);
   info.period = outcome.period;
   saver.finish(info, values);
 
@@ -492,6 +587,11 @@ int run(int argc, char** argv) {
   report.period = outcome.period;
   report.file = path;
   report.peak_rss_bytes = peak_rss_bytes();
+  report.memory_limit_bytes = memory_limit;
+  if (values.has_released()) {
+    report.kept_prefix = values.prefix_end();
+    report.tail_start = values.tail_start();
+  }
   print_results(o, report, values);
   return cli::kExitOk;
 }

@@ -24,7 +24,8 @@ const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table]
 
 Analyses nim-sequences stored by run_octal: the eventual period and preperiod (and the saltus of
 arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
-preperiod, and the sparse-space statistics.
+preperiod, and the sparse-space statistics. A run with --memory keeps only a prefix and a tail
+of its values, too few for this: its file is refused.
 
 A two-dimensional table (run_octal wythoff, run_octal cut) gets the additive period of each row
 instead, G(a, b + p) = G(a, b) + s for b >= b0, found as run_octal finds it (--table does not
@@ -37,6 +38,25 @@ Examples:
   sg_period results/wythoff.h5        the preperiod, period and saltus of every row
 
 Options)";
+
+// The values a file of a run with --memory holds, e.g. "G(0..4095) and G(900000..999999)".
+std::string kept_values(const RunStatus& status) {
+  std::string kept;
+  if (status.prefix_n > 0) kept = "G(0.." + std::to_string(status.prefix_n - 1) + ")";
+  if (status.tail_start < status.n)
+    kept.append(kept.empty() ? "" : " and ")
+        .append("G(" + std::to_string(status.tail_start) + ".." + std::to_string(status.n - 1) + ")");
+  return kept.empty() ? "no values" : kept;
+}
+
+// A run with --memory kept a prefix and a tail of its values: a period and the statistics need
+// them all. Found from the header, before any value is read.
+void refuse_released_values(const std::string& file) {
+  const RunStatus status = read_run_status(file);
+  if (status.has_released())
+    throw cli::UsageError(file + " holds " + kept_values(status) +
+                          " only (a run with --memory): the period analysis needs every value");
+}
 
 // A checkpoint of a run that has not reached its target yet says so wherever it is shown.
 std::string unfinished_note(const RunRecord& record) {
@@ -105,6 +125,7 @@ int run(int argc, char** argv) {
       print_table_file(file, json);
       continue;
     }
+    refuse_released_values(file);
     RunRecord record = read_run_file(file);
     const Rules rules = parse_rules(record.game);
     const PeriodResult period = analyze_period(record.values, rules);

@@ -186,6 +186,13 @@ int run(int argc, char** argv) {
                                   .append(record.game)
                                   .append(", not of ")
                                   .append(game.rules->canonical()));
+      // A run made with --memory keeps a prefix of the values: a heap in it has all its options there.
+      if (record.values.has_released())
+        for (const Component& component : position)
+          if (game.kind == GameKind::Code && component.at(0) >= record.values.prefix_end())
+            throw cli::UsageError(from + " was computed with --memory and keeps G(0.." +
+                                  std::to_string(record.values.prefix_end() - 1) + ") with all their options: heap " +
+                                  std::to_string(component.at(0)) + " needs values it released");
       options.stored_values = &record.values;
       options.stored_name = from;
     }

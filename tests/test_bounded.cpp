@@ -1,0 +1,295 @@
+// Bounded memory (--memory): sequences that release their middle, and the engine that keeps only a
+// prefix and a tail, against runs that keep every value.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "sgx/engine.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/stats.hpp"
+#include "tool_test.hpp"
+
+namespace sgx {
+namespace {
+
+bool under_sanitizer() { return std::getenv("SGX_SANITIZED") != nullptr; }
+
+Sequence ramp(std::uint64_t n, Value modulus) {
+  Sequence s;
+  s.reserve(n);
+  for (std::uint64_t i = 0; i < n; ++i) s.push_back(static_cast<Value>((i * 7919) % modulus));
+  return s;
+}
+
+// Every value s holds below full.size() equals the same value of full.
+void expect_kept_values_equal(const Sequence& s, const Sequence& full) {
+  std::uint64_t differ = 0;
+  for (std::uint64_t n = 0; n < std::min(s.size(), full.size()); ++n)
+    if (s.holds(n) && s[n] != full[n] && differ++ < 5) ADD_FAILURE() << "G(" << n << ") = " << s[n] << ", expected " << full[n];
+  EXPECT_EQ(differ, 0u);
+}
+
+TEST(SequenceRelease, KeepsPrefixAndTailThroughWideningCopiesAndGrowth) {
+  const std::uint64_t n = 1 << 20;
+  Sequence s = ramp(n, 250);
+  const Sequence full = ramp(n, 250);
+  s.release(1000, 900000);
+  EXPECT_TRUE(s.has_released());
+  EXPECT_EQ(s.prefix_end(), 1000u);
+  EXPECT_EQ(s.tail_start(), 900000u);
+  EXPECT_TRUE(s.holds(999));
+  EXPECT_FALSE(s.holds(1000));
+  EXPECT_FALSE(s.holds(899999));
+  EXPECT_TRUE(s.holds(900000));
+  EXPECT_EQ(s.kept_count(), 1000u + (n - 900000));
+  expect_kept_values_equal(s, full);
+
+  s.release(1000, 950000);  // the tail moves up
+  EXPECT_THROW(s.release(2000, 960000), std::logic_error);  // the prefix stays
+  EXPECT_THROW(s.release(1000, 940000), std::logic_error);  // the tail never moves down
+  EXPECT_THROW(s.max_value(), std::logic_error);
+  EXPECT_THROW(s.to_vector(), std::logic_error);
+  EXPECT_THROW(s.truncate(10), std::logic_error);
+
+  const Sequence copy = s;  // copies only what is kept
+  EXPECT_EQ(copy.prefix_end(), 1000u);
+  EXPECT_EQ(copy.tail_start(), 950000u);
+  expect_kept_values_equal(copy, full);
+
+  s.push_back(70000);  // widens to four bytes, copying the kept values only
+  EXPECT_EQ(s.bytes_per_value(), 4u);
+  for (std::uint64_t i = 0; i < 3 * n; ++i) s.push_back(5);  // grows past its capacity
+  expect_kept_values_equal(s, full);
+  EXPECT_EQ(s[n], 70000u);
+  EXPECT_EQ(s[4 * n], 5u);
+}
+
+TEST(SequenceReleaseDeathTest, ReadingAReleasedValueFailsLoudly) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  Sequence s = ramp(1 << 20, 200);
+  s.release(4096, 1 << 19);
+  EXPECT_DEATH(
+      {
+        volatile Value v = s[300000];
+        (void)v;
+      },
+      "");
+}
+
+TEST(SequenceRelease, AppendReleasedBuildsAPrefixGapAndTail) {
+  Sequence s;
+  s.reserve(400000);
+  for (Value v = 0; v < 500; ++v) s.push_back(v % 100);
+  s.append_released(300000);
+  for (Value v = 0; v < 100000; ++v) s.push_back(v % 7);
+  EXPECT_EQ(s.size(), 400000u);
+  EXPECT_EQ(s.prefix_end(), 500u);
+  EXPECT_EQ(s.tail_start(), 300000u);
+  EXPECT_EQ(s[499], 99u);
+  EXPECT_EQ(s[300006], 6u);
+  EXPECT_EQ(s[399999], 99999u % 7);
+}
+
+EngineOptions bounded_options(std::uint64_t bytes, int threads) {
+  EngineOptions options;
+  options.kernel = KernelKind::Auto;
+  options.threads = threads;
+  options.period_shortcut = true;
+  options.value_memory = bytes;
+  return options;
+}
+
+// Grundy's game keeps its rare positions below 82860 (mask 0xfe) and finds its rare values among
+// small parts, so a prefix of 50000 and a tail of 150000 values decide every heap.
+class BoundedGrundy : public ::testing::TestWithParam<int> {};
+
+TEST_P(BoundedGrundy, KeepsPrefixAndTailAndMatchesTheFullRun) {
+  const std::uint64_t n = under_sanitizer() ? 300000 : 1 << 19;
+  const Rules rules = parse_rules("4!.0");
+  const Sequence full = compute_sequence(rules, n, KernelKind::Sparse, GetParam());
+  Engine engine(rules, bounded_options(400000, GetParam()));  // 200000 values at two bytes
+  ASSERT_TRUE(engine.compute_to(n));
+  const Sequence& kept = engine.values();
+  ASSERT_EQ(kept.size(), n);
+  ASSERT_TRUE(kept.has_released());
+  EXPECT_EQ(kept.prefix_end(), 50000u);
+  EXPECT_EQ(kept.tail_start(), n - 150000);
+  expect_kept_values_equal(kept, full);
+  EXPECT_EQ(engine.kernels_used(), "sparse");
+
+  // The state the kernel kept matches statistics recounted from every value.
+  const std::optional<SparseState> state = engine.sparse_state();
+  ASSERT_TRUE(state);
+  const SparseStats stats = compute_stats(full);
+  EXPECT_EQ(state->histogram, stats.histogram);
+  EXPECT_EQ(state->max_value, stats.max_value);
+  EXPECT_EQ(state->max_at, stats.max_at);
+  EXPECT_EQ(state->rare_positions, rare_positions(full, state->mask));
+  ASSERT_EQ(state->rare_values.size(), state->rare_positions.size());
+  for (std::size_t i = 0; i < state->rare_positions.size(); ++i)
+    EXPECT_EQ(state->rare_values[i], full[state->rare_positions[i]]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, BoundedGrundy, ::testing::Values(1, 2));
+
+TEST(BoundedEngine, ResumesFromTheKeptValuesAndState) {
+  const std::uint64_t n = under_sanitizer() ? 300000 : 400000;
+  const Rules rules = parse_rules("0.6");
+  const Sequence full = compute_sequence(rules, n, KernelKind::Sparse, 2);
+  Sequence kept;
+  std::optional<SparseState> state;
+  {
+    Engine first(rules, bounded_options(400000, 2));
+    ASSERT_TRUE(first.compute_to(n - 50000));
+    ASSERT_TRUE(first.values().has_released());
+    kept = first.values();
+    state = first.sparse_state();
+  }
+  Engine second(rules, bounded_options(400000, 2), std::move(kept), state);
+  ASSERT_TRUE(second.compute_to(n));
+  EXPECT_EQ(second.values().prefix_end(), 50000u);
+  EXPECT_EQ(second.values().tail_start(), n - 150000);
+  expect_kept_values_equal(second.values(), full);
+  const SparseStats stats = compute_stats(full);
+  EXPECT_EQ(second.sparse_state()->histogram, stats.histogram);
+  EXPECT_EQ(second.sparse_state()->max_at, stats.max_at);
+}
+
+TEST(BoundedEngine, StopsWhenAPairNeedsAReleasedValue) {
+  // Treblecross is rare everywhere: once values are released, a rare position pairs with one.
+  const Rules rules = parse_rules("0.007");
+  Engine engine(rules, bounded_options(350000, 2));  // 175000 values: prefix 43750, tail 131250
+  try {
+    engine.compute_to(1 << 18);
+    FAIL() << "expected the run to stop";
+  } catch (const MemoryReachError& e) {
+    EXPECT_GE(e.heap(), 175000u);
+    EXPECT_GE(e.needed(), 43750u);
+    EXPECT_LT(e.needed(), engine.values().tail_start());
+    EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
+  }
+  // What was computed before the stop is right.
+  const Sequence& kept = engine.values();
+  expect_kept_values_equal(kept, compute_sequence(rules, kept.size(), KernelKind::Sweep, 2));
+}
+
+TEST(BoundedEngine, RefusesWhatReadsEveryValue) {
+  EXPECT_THROW(Engine(parse_rules("0.[3]"), bounded_options(1 << 24, 1)), std::invalid_argument);
+  EXPECT_THROW(Engine(parse_rules("0.F"), bounded_options(1 << 24, 1)), std::invalid_argument);  // three heaps
+  EngineOptions sweep = bounded_options(1 << 24, 1);
+  sweep.kernel = KernelKind::Sweep;
+  EXPECT_THROW(Engine(parse_rules("0.6"), sweep), std::invalid_argument);
+  sweep.kernel = KernelKind::Naive;
+  EXPECT_THROW(Engine(parse_rules("0.6"), sweep), std::invalid_argument);
+}
+
+TEST(BoundedEngine, WithinTheBoundEverythingIsKeptAndPeriodsAreProven) {
+  Engine engine(parse_rules("0.137"), bounded_options(1 << 20, 1));
+  ASSERT_TRUE(engine.compute_to(100000));
+  EXPECT_FALSE(engine.values().has_released());
+  ASSERT_TRUE(engine.proven_period());
+  EXPECT_EQ(engine.proven_period()->period, 34u);
+}
+
+TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
+  const Rules rules = parse_rules("0.137");
+  const std::uint64_t n = 1 << 20;
+  const Sequence full = compute_sequence(rules, n + 1000, KernelKind::Naive, 1, true);
+  Engine first(rules, bounded_options(400000, 1));
+  ASSERT_TRUE(first.compute_to(n));
+  ASSERT_TRUE(first.proven_period());
+  EXPECT_EQ(first.kernels_used(), "sparse+period");
+  ASSERT_TRUE(first.values().has_released());
+  EXPECT_EQ(first.values().tail_start(), n - 150000);
+  expect_kept_values_equal(first.values(), full);
+  Sequence whole = full;
+  whole.truncate(n);
+  EXPECT_EQ(first.sparse_state()->histogram, compute_stats(whole).histogram);
+
+  Engine second(rules, bounded_options(400000, 1), first.values(), first.sparse_state());
+  second.continue_period(*first.proven_period());
+  ASSERT_TRUE(second.compute_to(n + 1000));
+  expect_kept_values_equal(second.values(), full);
+  EXPECT_EQ(second.values().size(), n + 1000);
+}
+
+// Through the real tool. A game without splits is fast enough to pass the bound of --memory 128M
+// within a test: 32 MiB for values, 16777216 of them at two bytes, so a prefix of 4194304 and a
+// tail of 12582912 values.
+using BoundedCli = testing::ToolTest;
+using testing::contains;
+using testing::Result;
+
+TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
+  const std::string n = "33554432";  // 2^25
+  Result full = run("run_octal", {"sub:1,3,4", "--n", n, "--no-shortcut", "--print=33554400:", "--quiet", "--out",
+                                  path("full.h5")});
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  Result bounded = run("run_octal", {"sub:1,3,4", "--n", n, "--no-shortcut", "--memory", "128M", "--json", "--out",
+                                     path("b.h5")});
+  ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+  EXPECT_TRUE(contains(bounded.out, "\"memory\": {\"limit_bytes\": 134217728, \"released\": true, "
+                                    "\"kept_prefix\": 4194304, \"tail_start\": 20971520}"))
+      << bounded.out;
+  EXPECT_TRUE(contains(bounded.out, "\"max_value\": 3, \"max_at\": 5")) << bounded.out;
+  EXPECT_TRUE(contains(bounded.out, "\"period\": {\"found\": false")) << bounded.out;
+
+  Result tail = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=33554400:",
+                                  "--quiet", "--out", path("b.h5")});
+  ASSERT_EQ(tail.exit_code, 0) << tail.err;
+  EXPECT_EQ(tail.out, full.out);
+
+  // Released values cannot be printed; the file says what it holds.
+  Result middle = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=5000000:5000010",
+                                    "--quiet", "--out", path("b.h5")});
+  EXPECT_EQ(middle.exit_code, 2);
+  EXPECT_TRUE(contains(middle.err, "G(5000000) was released")) << middle.err;
+  Result period = run("sg_period", {path("b.h5")});
+  EXPECT_EQ(period.exit_code, 2);
+  EXPECT_TRUE(contains(period.err, "--memory")) << period.err;
+  // sg_solve takes heaps whose options all lie in the kept prefix (G = n mod 7 in {0,1,0,1,2,3,2}).
+  Result solve = run("sg_solve", {"sub:1,3,4", "4194300", "5", "--from", path("b.h5"), "--json"});
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  EXPECT_TRUE(contains(solve.out, "\"value\": 0")) << solve.out;  // G(4194300) = G(5) = 3
+  Result past = run("sg_solve", {"sub:1,3,4", "4194304", "--from", path("b.h5")});
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_TRUE(contains(past.err, "heap 4194304 needs values it released")) << past.err;
+
+  // Continuing needs --memory again, and gives the values of a run that kept them all.
+  Result without = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--resume", "--out", path("b.h5")});
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_TRUE(contains(without.err, "continue it with --memory")) << without.err;
+  Result more = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--memory", "128M", "--resume",
+                                  "--print=33999990:", "--quiet", "--out", path("b.h5")});
+  ASSERT_EQ(more.exit_code, 0) << more.err;
+  Result expected = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--print=33999990:", "--quiet", "--out",
+                                      path("full.h5")});
+  EXPECT_EQ(more.out, expected.out);
+  EXPECT_EQ(more.out.size(), 20u) << "ten values, one per line";
+}
+
+TEST_F(BoundedCli, RefusesWhatItCannotBound) {
+  Result tail = run("run_octal", {"0.[3]", "--n", "1000", "--memory", "1G", "--out", path("x.h5")});
+  EXPECT_EQ(tail.exit_code, 2);
+  EXPECT_TRUE(contains(tail.err, "repeating tail")) << tail.err;
+  Result sweep = run("run_octal", {"0.6", "--n", "1000", "--memory", "1G", "--engine", "sweep", "--out", path("x.h5")});
+  EXPECT_EQ(sweep.exit_code, 2);
+  EXPECT_TRUE(contains(sweep.err, "sparse kernel")) << sweep.err;
+  Result small = run("run_octal", {"0.6", "--n", "1000", "--memory", "100M", "--out", path("x.h5")});
+  EXPECT_EQ(small.exit_code, 2);
+  EXPECT_TRUE(contains(small.err, "at least 128M")) << small.err;
+  Result garbled = run("run_octal", {"0.6", "--n", "1000", "--memory", "lots", "--out", path("x.h5")});
+  EXPECT_EQ(garbled.exit_code, 2);
+  EXPECT_TRUE(contains(garbled.err, "--memory")) << garbled.err;
+  Result table = run("run_octal", {"wythoff", "--memory", "1G", "--out", path("w.h5")});
+  EXPECT_EQ(table.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("x.h5")));
+}
+
+}  // namespace
+}  // namespace sgx
