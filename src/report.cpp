@@ -196,7 +196,9 @@ std::string run_report_text(const RunReport& r) {
   else
     s << "period      " << period_text(r.period) << "\n";
   if (r.memory_limit_bytes > 0) {
-    s << "memory      limit " << r.memory_limit_bytes << " bytes";
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.4g MiB", static_cast<double>(r.memory_limit_bytes) / (1 << 20));
+    s << "memory      limit " << limit;
     if (r.tail_start > 0) s << "; kept " << kept;
     s << "\n";
   }
