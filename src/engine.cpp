@@ -75,7 +75,10 @@ Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), op
 Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::optional<SparseState> sparse_state)
     : rules_(std::move(rules)), options_(options), values_(std::move(known_values)), step_(tuning::kEngineFirstStep) {
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
-  if (bounded()) check_can_bound(rules_, options_.kernel);
+  if (bounded()) {
+    check_can_bound(rules_, options_.kernel);
+    check_bounded_tail();
+  }
   if (values_.has_released() && (!sparse_state || !bounded()))
     throw std::invalid_argument("values with a released middle continue only bounded, from the rare-value state saved with them");
   if (sparse_state) {
@@ -144,18 +147,34 @@ std::optional<SparseState> Engine::sparse_state() const {
 // four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
 // prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
 // and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
-void Engine::release_if_over_budget() {
-  const std::uint64_t width = std::max(2u, values_.bytes_per_value());
-  const std::uint64_t capacity = options_.value_memory / width;
-  const std::uint64_t n = values_.size();
-  if (n <= capacity) return;
-  const std::uint64_t prefix = values_.has_released() ? values_.prefix_end() : capacity / 4;
-  const std::uint64_t tail = capacity - std::min(capacity, prefix);
-  if (tail < tuning::kBoundedMinTail + rules_.largest_take())
-    throw std::invalid_argument("bounded memory: " + std::to_string(options_.value_memory) +
-                                " bytes leave too short a tail; allow more memory");
-  values_.release(prefix, std::max(n - tail, prefix));
+// The values a bounded run keeps: how many in all at the current width, and the prefix.
+std::uint64_t Engine::bounded_capacity() const {
+  return options_.value_memory / std::max(2u, values_.bytes_per_value());
 }
+
+std::uint64_t Engine::bounded_prefix() const {
+  return values_.has_released() ? values_.prefix_end() : bounded_capacity() / 4;
+}
+
+void Engine::check_bounded_tail() const {
+  const std::uint64_t capacity = bounded_capacity();
+  const std::uint64_t prefix = bounded_prefix();
+  if (capacity < prefix + tuning::kBoundedMinTail + rules_.largest_take())
+    throw std::invalid_argument("bounded memory: " + std::to_string(options_.value_memory) + " bytes for values leave " +
+                                "too short a tail after the prefix of " + std::to_string(prefix) +
+                                " values; allow more memory");
+}
+
+void Engine::release_if_over_budget() {
+  const std::uint64_t n = values_.size();
+  if (n <= bounded_capacity()) return;
+  check_bounded_tail();  // values may have grown wider
+  const std::uint64_t prefix = bounded_prefix();
+  const std::uint64_t tail = bounded_capacity() - prefix;
+  // The tail never moves down: a resumed run with a larger bound keeps what it has.
+  values_.release(prefix, std::max({n - tail, prefix, values_.tail_start()}));
+}
+
 bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) {
   if (values_.size() >= target) return true;
   values_.reserve(target);

@@ -150,6 +150,16 @@ TEST(BoundedEngine, ResumesFromTheKeptValuesAndState) {
     kept = first.values();
     state = first.sparse_state();
   }
+  // The prefix stays what the first run chose: a bound too small for it and a tail is refused.
+  EXPECT_THROW(Engine(rules, bounded_options(300000, 2), kept, state), std::invalid_argument);
+  {
+    // A larger bound keeps the tail where it was and lets it grow.
+    Engine larger(rules, bounded_options(600000, 2), kept, state);
+    ASSERT_TRUE(larger.compute_to(n));
+    EXPECT_EQ(larger.values().prefix_end(), 50000u);
+    EXPECT_EQ(larger.values().tail_start(), kept.tail_start());
+    expect_kept_values_equal(larger.values(), full);
+  }
   Engine second(rules, bounded_options(400000, 2), std::move(kept), state);
   ASSERT_TRUE(second.compute_to(n));
   EXPECT_EQ(second.values().prefix_end(), 50000u);

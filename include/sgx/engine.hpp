@@ -116,6 +116,10 @@ class Engine {
   void fill_from_period(std::uint64_t target);
   // Bounded runs: releases the middle of the values once they outgrow options_.value_memory.
   void release_if_over_budget();
+  std::uint64_t bounded_capacity() const;
+  std::uint64_t bounded_prefix() const;
+  // Throws std::invalid_argument if the bound leaves too short a tail after the prefix.
+  void check_bounded_tail() const;
 
   Rules rules_;
   EngineOptions options_;
