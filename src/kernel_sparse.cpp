@@ -282,6 +282,12 @@ class SparseKernel final : public Kernel {
       for (RareIt r = every_first; r != every_last; ++r) {
         const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
         const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
+        // The partners of successive r lie far apart once n outgrows the caches: ask for those of
+        // a later r now, so that they arrive while this one is marked.
+        if (every_last - r > tuning::kSparsePrefetchAhead) {
+          const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
+          for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
+        }
         for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
         // With unequal parts, the heap with m = 2r has no split (r, r).
         const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;

@@ -1,6 +1,7 @@
 #pragma once
 // Every tuning constant of the kernels in one place. None of them affects results, only speed.
 
+#include <cstddef>
 #include <cstdint>
 
 namespace sgx::tuning {
@@ -12,6 +13,9 @@ inline constexpr std::uint64_t kSparseBlock = 256;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).
 inline constexpr std::uint64_t kSparseGroup = 64;
+// The sparse kernel fetches the partners of the rare position this many places ahead of the one it
+// is pairing (see mark_rare_pairs_of_group).
+inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before

@@ -4,6 +4,7 @@
 
 #include <boost/program_options/errors.hpp>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <new>
 
@@ -30,11 +31,26 @@ int fail(const char* tool, const std::string& message, int code) {
 
 }  // namespace
 
-void prefer_sleeping_openmp_waits(char** argv) {
+// Threads ready to run on the machine now, this one included (procs_running in /proc/stat); 0 if
+// unknown.
+unsigned runnable_threads() {
+  std::ifstream stat("/proc/stat");
+  for (std::string word; stat >> word;)
+    if (word == "procs_running") {
+      unsigned count = 0;
+      stat >> count;
+      return count;
+    }
+  return 0;
+}
+
+void choose_openmp_waits(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
-  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  const bool idle = runnable_threads() == 1;
+  const char* name = idle ? "GOMP_SPINCOUNT" : "OMP_WAIT_POLICY";
+  if (setenv(name, idle ? "1000000" : "passive", 1) != 0) return;
   execv("/proc/self/exe", argv);
-  unsetenv("OMP_WAIT_POLICY");  // still here: restarting failed, and this process keeps its policy
+  unsetenv(name);  // still here: restarting failed, and this process keeps its policy
 }
 
 int run_tool(const char* tool, const std::function<int()>& body) {

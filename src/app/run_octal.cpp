@@ -599,6 +599,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  sgx::cli::prefer_sleeping_openmp_waits(argv);
+  sgx::cli::choose_openmp_waits(argv);
   return sgx::cli::run_tool(kTool, [&] { return run(argc, argv); });
 }

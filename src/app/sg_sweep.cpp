@@ -152,7 +152,7 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  sgx::cli::prefer_sleeping_openmp_waits(argv);
+  sgx::cli::choose_openmp_waits(argv);
   sgx::cli::Cluster cluster(argc, argv);
   if (!cluster.is_master()) return cluster.serve();
   const int code = sgx::cli::run_tool(kTool, [&] { return run(argc, argv, cluster); });
