@@ -143,10 +143,6 @@ std::optional<SparseState> Engine::sparse_state() const {
   return state;
 }
 
-// Keeps G(0..P-1) and the last T values, P + T values filling value_memory at two bytes each (or
-// four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
-// prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
-// and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
 // The values a bounded run keeps: how many in all at the current width, and the prefix.
 std::uint64_t Engine::bounded_capacity() const {
   return options_.value_memory / std::max(2u, values_.bytes_per_value());
@@ -165,6 +161,10 @@ void Engine::check_bounded_tail() const {
                                 " values; allow more memory");
 }
 
+// Keeps G(0..P-1) and the last T values, P + T values filling value_memory at two bytes each (or
+// four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
+// prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
+// and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
 void Engine::release_if_over_budget() {
   const std::uint64_t n = values_.size();
   if (n <= bounded_capacity()) return;
