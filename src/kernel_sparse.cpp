@@ -134,7 +134,6 @@ class SparseKernel final : public Kernel {
     prefix_end_ = released_ ? values.prefix_end() : std::numeric_limits<std::uint64_t>::max();
     tail_start_ = released_ ? values.tail_start() : 0;
   }
-  bool holds(std::uint64_t n) const { return n < prefix_end_ || n >= tail_start_; }
 
   // The rare pairs of the block [start, end) whose partner lies below start must find their
   // partners held: a rare r with m - r released, m = n - k, stops the run.
@@ -153,14 +152,14 @@ class SparseKernel final : public Kernel {
         throw MemoryReachError(m + move.take, m - *r,
                                "heap " + std::to_string(m + move.take) + " pairs the rare position " +
                                    std::to_string(*r) + " with G(" + std::to_string(m - *r) + "), " +
-                                   released_text());
+                                   released_text(start));
       }
     }
   }
 
-  std::string released_text() const {
-    return "which was released to stay within --memory (kept: G(0.." + std::to_string(prefix_end_ - 1) +
-           ") and G(" + std::to_string(tail_start_) + "..))";
+  // n: the values known so far.
+  std::string released_text(std::uint64_t n) const {
+    return "which was released to stay within --memory (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
   // Computes heaps block by block until target, or until a value does not fit T (returned).
@@ -424,7 +423,7 @@ class SparseKernel final : public Kernel {
         throw MemoryReachError(n, scan.reach_a + 1,
                                "heap " + std::to_string(n) + " must look for the rare value " +
                                    std::to_string(missing_.first_present(c)) + " among splits (a, m - a) with a > " +
-                                   std::to_string(scan.reach_a) + ", " + released_text());
+                                   std::to_string(scan.reach_a) + ", " + released_text(n));
     }
     return missing_.first_present(c);
   }
@@ -486,7 +485,7 @@ class SparseKernel final : public Kernel {
   std::vector<std::uint64_t> rare_;    // rare positions, increasing
   std::vector<Value> rare_values_;     // G at each rare position (kept when the values are released)
   const bool lists_rare_;              // whether rare_ is kept (the game splits into two heaps)
-  bool released_ = false;              // bounded memory: only G(n) with holds(n) may be read
+  bool released_ = false;              // bounded memory: G(prefix_end_..tail_start_-1) may not be read
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;
   ValueSet common_pattern_;            // the common values below bound_

@@ -189,8 +189,7 @@ std::string run_report_text(const RunReport& r) {
     << "rare        mask " << hex(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
   if (r.stats.last_rare >= 0) s << ", last at " << r.stats.last_rare;
   s << "\n";
-  const std::string kept = "G(0.." + std::to_string(r.kept_prefix - 1) + ") and G(" + std::to_string(r.tail_start) +
-                           ".." + std::to_string(r.n - 1) + ")";
+  const std::string kept = kept_values_text(r.kept_prefix, r.tail_start, r.n);
   if (r.tail_start > 0 && !r.period.proven)
     s << "period      not looked for: only " << kept << " are kept\n";
   else

@@ -36,6 +36,15 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
 
 }  // namespace detail
 
+std::string kept_values_text(std::uint64_t prefix_end, std::uint64_t tail_start, std::uint64_t n) {
+  std::string kept;
+  if (prefix_end > 0) kept = "G(0.." + std::to_string(prefix_end - 1) + ")";
+  if (tail_start < n)
+    kept.append(kept.empty() ? "" : " and ")
+        .append("G(" + std::to_string(tail_start) + ".." + std::to_string(n - 1) + ")");
+  return kept.empty() ? "no values" : kept;
+}
+
 Sequence::Sequence(const Sequence& other) : prefix_end_(other.prefix_end_), tail_start_(other.tail_start_) {
   other.visit([this](const auto& v) {
     using T = typename std::decay_t<decltype(v)>::value_type;

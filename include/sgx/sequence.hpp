@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -32,6 +33,10 @@ void free_pages(void* block, std::size_t bytes);
 // makes them inaccessible. Does nothing for a small block.
 void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std::size_t end);
 }  // namespace detail
+
+// The values a bounded run keeps, for messages: "G(0..4095) and G(900000..999999)" for a prefix
+// ending at prefix_end and a tail from tail_start to n - 1 (either may be empty).
+std::string kept_values_text(std::uint64_t prefix_end, std::uint64_t tail_start, std::uint64_t n);
 
 template <class T>
 struct PageAllocator {
@@ -117,6 +122,8 @@ class Sequence {
   std::uint64_t prefix_end() const { return prefix_end_; }
   std::uint64_t tail_start() const { return tail_start_; }
   bool holds(std::uint64_t n) const { return n < size() && (n < prefix_end_ || n >= tail_start_); }
+  // kept_values_text of this sequence.
+  std::string kept_text() const { return kept_values_text(prefix_end_, tail_start_, size()); }
   // Values held in memory.
   std::uint64_t kept_count() const { return size() - (tail_start_ - prefix_end_); }
 

@@ -295,9 +295,8 @@ void print_values(const std::string& range, const Sequence& values) {
   for (std::uint64_t i = from; i < to; ++i)
     if (!values.holds(i))
       throw cli::UsageError("--print=" + range + ": G(" + std::to_string(i) +
-                            ") was released to stay within --memory (kept: G(0.." +
-                            std::to_string(values.prefix_end() - 1) + ") and G(" + std::to_string(values.tail_start()) +
-                            "..)); the run file is saved");
+                            ") was released to stay within --memory (kept: " + values.kept_text() +
+                            "); the run file is saved");
   std::string out;
   for (std::uint64_t i = from; i < to; ++i) {
     out += std::to_string(values[i]);
@@ -516,10 +515,8 @@ int run(int argc, char** argv) {
     if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
     n = std::max(n, stored.values.size());
     if (stored.values.has_released() && memory_limit == 0)
-      throw cli::UsageError(path + " holds a run computed with --memory (only G(0.." +
-                            std::to_string(stored.values.prefix_end() - 1) + ") and G(" +
-                            std::to_string(stored.values.tail_start()) +
-                            "..) are kept): continue it with --memory");
+      throw cli::UsageError(path + " holds a run computed with --memory (only " + stored.values.kept_text() +
+                            " are kept): continue it with --memory");
   }
   if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
   if (!o.resume) refuse_to_replace_unfinished_run(path, game);

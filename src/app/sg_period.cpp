@@ -39,22 +39,12 @@ Examples:
 
 Options)";
 
-// The values a file of a run with --memory holds, e.g. "G(0..4095) and G(900000..999999)".
-std::string kept_values(const RunStatus& status) {
-  std::string kept;
-  if (status.prefix_n > 0) kept = "G(0.." + std::to_string(status.prefix_n - 1) + ")";
-  if (status.tail_start < status.n)
-    kept.append(kept.empty() ? "" : " and ")
-        .append("G(" + std::to_string(status.tail_start) + ".." + std::to_string(status.n - 1) + ")");
-  return kept.empty() ? "no values" : kept;
-}
-
 // A run with --memory kept a prefix and a tail of its values: a period and the statistics need
 // them all. Found from the header, before any value is read.
 void refuse_released_values(const std::string& file) {
   const RunStatus status = read_run_status(file);
   if (status.has_released())
-    throw cli::UsageError(file + " holds " + kept_values(status) +
+    throw cli::UsageError(file + " holds " + kept_values_text(status.prefix_n, status.tail_start, status.n) +
                           " only (a run with --memory): the period analysis needs every value");
 }
 
