@@ -8,7 +8,7 @@
 //
 // The scan is a coupon collector: the first few hundred pairs find most of the values, the last
 // few take thousands. So it marks every pair's value while many are missing, then compares pairs
-// with the few values still missing, 32 at a time (pair_search.hpp).
+// with the few values still missing, a vector of 32 or 64 at a time (pair_search.hpp).
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole

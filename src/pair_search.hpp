@@ -3,8 +3,11 @@
 //
 // The sparse kernel's scan is a coupon collector: it lists pairs until every rare value below
 // the candidate has turned up, and most of its pairs go to the last few values. Once only a few
-// are missing, testing each pair against them takes a handful of vector compares per 32 pairs,
-// where marking every value costs a store per pair. Private to the library.
+// are missing, testing each pair against them takes a handful of vector compares per vector of
+// 32 or 64 pairs, where marking every value costs a store per pair. Private to the library.
+//
+// Vectors of 64 (AVX-512) or 32 (AVX2) one-byte values, or half as many two-byte ones, are used
+// when the processor has them; four-byte values take the portable loop.
 
 #include <cstdint>
 
@@ -21,5 +24,16 @@ std::uint32_t find_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
                                const std::uint16_t* wanted, int count);
 std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                const std::uint32_t* wanted, int count);
+
+// The versions of the search, each faster than the one before.
+enum class PairSearchPath { Portable, Avx2, Avx512 };
+
+// The fastest version this processor runs, the one used unless limited below.
+PairSearchPath best_pair_search_path();
+
+// For tests only, so that each version can be checked on a processor that has a faster one: from
+// now on, in every thread, use no version faster than limit (PairSearchPath::Avx512, the default,
+// lifts the limit).
+void limit_pair_search_path(PairSearchPath limit);
 
 }  // namespace sgx

@@ -4,12 +4,24 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <vector>
 
 #include "pair_search.hpp"
 
 namespace sgx {
+
+// How GoogleTest shows a version of the search, in test names and messages.
+void PrintTo(PairSearchPath path, std::ostream* out) {
+  switch (path) {
+    case PairSearchPath::Portable: *out << "Portable"; return;
+    case PairSearchPath::Avx2: *out << "Avx2"; return;
+    case PairSearchPath::Avx512: *out << "Avx512"; return;
+  }
+  *out << "Unknown";
+}
+
 namespace {
 
 template <class T>
@@ -48,28 +60,71 @@ void check_random_searches(std::uint32_t value_mask) {
   EXPECT_GT(without, 400);
 }
 
-TEST(PairSearch, OneByteValuesEqualALoop) { check_random_searches<std::uint8_t>(0xff); }
-TEST(PairSearch, TwoByteValuesEqualALoop) { check_random_searches<std::uint16_t>(0x1ff); }
-TEST(PairSearch, FourByteValuesEqualALoop) { check_random_searches<std::uint32_t>(0x1ff); }
+// Each test runs under every version of the search this processor has, each limited to it.
+class PairSearchUnder : public ::testing::TestWithParam<PairSearchPath> {
+ protected:
+  void SetUp() override {
+    if (GetParam() > best_pair_search_path())
+      GTEST_SKIP() << "this processor lacks the instructions of " << ::testing::PrintToString(GetParam());
+    limit_pair_search_path(GetParam());
+  }
+  void TearDown() override { limit_pair_search_path(PairSearchPath::Avx512); }
+};
 
-TEST(PairSearch, EmptyRangeFindsNothing) {
+INSTANTIATE_TEST_SUITE_P(PairSearch, PairSearchUnder,
+                         ::testing::Values(PairSearchPath::Portable, PairSearchPath::Avx2, PairSearchPath::Avx512),
+                         [](const ::testing::TestParamInfo<PairSearchPath>& instance) {
+                           return ::testing::PrintToString(instance.param);
+                         });
+
+TEST_P(PairSearchUnder, OneByteValuesEqualALoop) { check_random_searches<std::uint8_t>(0xff); }
+TEST_P(PairSearchUnder, TwoByteValuesEqualALoop) { check_random_searches<std::uint16_t>(0x1ff); }
+TEST_P(PairSearchUnder, FourByteValuesEqualALoop) { check_random_searches<std::uint32_t>(0x1ff); }
+
+TEST_P(PairSearchUnder, EmptyRangeFindsNothing) {
   const std::vector<std::uint8_t> g(100, 0);
   const std::uint8_t wanted[] = {0};
   EXPECT_EQ(find_pair_values(g.data(), 50, 10, 9, wanted, 1), 0u);
   EXPECT_EQ(find_pair_values(g.data(), 50, 1, 25, wanted, 1), 1u);
 }
 
-TEST(PairSearch, HitInTheLastPairOfAVectorAndInTheTail) {
-  // G(x) ^ G(m - x) is 0 everywhere except one pair; that pair sits at the end of the first
-  // 32-pair vector, then in the scalar tail.
-  for (std::uint64_t hit : {32u, 33u, 40u}) {
-    std::vector<std::uint8_t> g(200, 0);
+template <class T>
+void check_hits_at_vector_edges() {
+  // G(x) ^ G(m - x) is 0 everywhere except one pair, which sits at the end of a vector of 16, 32
+  // or 64 pairs (from x = 1), at the start of the next, or past the last whole vector.
+  for (std::uint64_t hit : {16u, 17u, 32u, 33u, 40u, 64u, 65u, 72u, 80u}) {
+    std::vector<T> g(200, 0);
     const std::uint64_t m = 190;
     g[hit] = 7;
-    const std::uint8_t wanted[] = {7, 9};
-    EXPECT_EQ(find_pair_values(g.data(), m, 1, 40, wanted, 2), 1u) << hit;
+    const T wanted[] = {7, 9};
+    EXPECT_EQ(find_pair_values(g.data(), m, 1, 80, wanted, 2), 1u) << hit;
+    EXPECT_EQ(find_pair_values(g.data(), m, hit, hit, wanted, 2), 1u) << hit;
     EXPECT_EQ(find_pair_values(g.data(), m, 1, hit - 1, wanted, 2), 0u) << hit;
   }
+}
+
+TEST_P(PairSearchUnder, HitInTheLastPairOfAVectorAndInTheTail) {
+  check_hits_at_vector_edges<std::uint8_t>();
+  check_hits_at_vector_edges<std::uint16_t>();
+}
+
+template <class T>
+void check_pairs_past_the_range_are_not_read() {
+  // Every pair in [1, 40] is 1 and every pair past it 0: a search for 0 that read lanes past the
+  // end of its range would find it.
+  std::vector<T> g(200, 0);
+  const std::uint64_t m = 190;
+  for (std::uint64_t x = 1; x <= 40; ++x) g[x] = 1;
+  const T wanted[] = {0};
+  for (std::uint64_t from = 1; from <= 40; ++from)
+    for (std::uint64_t to = from; to <= 40; ++to)
+      ASSERT_EQ(find_pair_values(g.data(), m, from, to, wanted, 1), 0u) << from << ' ' << to;
+  EXPECT_EQ(find_pair_values(g.data(), m, 1, 41, wanted, 1), 1u);
+}
+
+TEST_P(PairSearchUnder, PairsPastTheRangeAreNotRead) {
+  check_pairs_past_the_range_are_not_read<std::uint8_t>();
+  check_pairs_past_the_range_are_not_read<std::uint16_t>();
 }
 
 }  // namespace
