@@ -10,6 +10,11 @@
 // few take thousands. So it marks every pair's value while many are missing, then compares pairs
 // with the few values still missing, a vector of 32 or 64 at a time (pair_search.hpp).
 //
+// The rare pairs are the other cost: each heap pairs with every rare position. Their values are
+// marked for the first few hundred; the rest are only screened, 64 heaps at a time, against each
+// heap's least common values not yet seen (pair_screen.hpp), since the least common value no
+// pair gives is nearly always among them.
+//
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel. In order, each heap then adds its pairs with a rare part inside the
@@ -23,6 +28,7 @@
 #include <omp.h>
 
 #include "kernel.hpp"
+#include "pair_screen.hpp"
 #include "pair_search.hpp"
 #include "sgx/stats.hpp"
 #include "tuning.hpp"
@@ -33,6 +39,19 @@ namespace sgx {
 namespace {
 
 using RareIt = std::vector<std::uint64_t>::const_iterator;
+
+static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
+
+// A known set that lists every common value (exact_below_).
+constexpr Value kExact = std::numeric_limits<Value>::max();
+
+// Rare positions [first, last) whose pairs with the heaps of a group are screened rather than
+// marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
+struct Screened {
+  const SplitMove* move;
+  std::uint64_t m_lo;
+  RareIt first, last;
+};
 
 // One row of value marks per heap of a group, side by side.
 class GroupMarks {
@@ -184,7 +203,7 @@ class SparseKernel final : public Kernel {
         moves_.mark_simple_options(g, n, marks);
         enumerate_pairs_inside_block(g, n, start, rare_before_block, marks);
         marks.move_into(seen);
-        const Value value = decide(g, n, start, seen, scanned_to_[n - start]);
+        const Value value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
         record(n, value);
@@ -203,19 +222,27 @@ class SparseKernel final : public Kernel {
     size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
     const auto& splits = moves_.split_two();
+    exact_below_.assign(count, kExact);
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
+    const bool screening = sizeof(T) <= 2 && can_screen_pairs();
 #pragma omp parallel if (parallel)
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
       GroupMarks group;
+      std::vector<Screened> screened;
 #pragma omp for schedule(dynamic, 1)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
-        mark_rare_pairs_of_group(g, start, first, last, group);
+        screened.clear();
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
         for (std::uint64_t i = first; i < last; ++i) {
           known_[i].clear();
           group.move_row_into(i - first, known_[i]);
+        }
+        if constexpr (sizeof(T) <= 2)
+          if (!screened.empty()) screen_group(g, first, last, screened, group);
+        for (std::uint64_t i = first; i < last; ++i) {
           scanned_to_[i] = 0;
           const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
           if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
@@ -257,9 +284,12 @@ class SparseKernel final : public Kernel {
   // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
   // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
   // the edges are paired heap by heap.
+  //
+  // With screened given, only the first kScreenMarkedPairs such r of a long run are marked; the
+  // rest are left to screen_group, listed in screened.
   template <class T>
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                std::uint64_t last, GroupMarks& group) const {
+                                std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
     group.prepare(heaps, bound_);
     T row[tuning::kSparseGroup];
@@ -278,12 +308,17 @@ class SparseKernel final : public Kernel {
       // r pairs with every heap: partner below start for the largest m, and r below the smallest.
       const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
       const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
-      for (RareIt r = every_first; r != every_last; ++r) {
+      RareIt marked_last = every_last;
+      if (screened && every_last - every_first > tuning::kScreenMarkedPairs + tuning::kScreenMinPairs) {
+        marked_last = every_first + tuning::kScreenMarkedPairs;
+        screened->push_back(Screened{&move, m_lo, marked_last, every_last});
+      }
+      for (RareIt r = every_first; r != marked_last; ++r) {
         const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
         const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
         // The partners of successive r lie far apart once n outgrows the caches: ask for those of
         // a later r now, so that they arrive while this one is marked.
-        if (every_last - r > tuning::kSparsePrefetchAhead) {
+        if (marked_last - r > tuning::kSparsePrefetchAhead) {
           const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
           for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
         }
@@ -302,11 +337,51 @@ class SparseKernel final : public Kernel {
     }
   }
 
+  // Finishes the known sets of the heaps start + i, i in [first, last), from the rare pairs left
+  // in screened: each heap's kScreenSlots least common values not yet seen are its candidates, and
+  // the pairs say which of them they give. A heap whose candidates all turn up has its pairs marked
+  // after all (its least unseen common value lies past them); exact_below_ says where each set
+  // stops being exact.
+  template <class T>
+  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                    const std::vector<Screened>& screened, GroupMarks& group) {
+    const std::uint64_t heaps = last - first;
+    ScreenCandidates<T> candidates;
+    for (std::uint64_t j = 0; j < heaps; ++j) {
+      int listed = 0;
+      known_[first + j].for_each_missing_of(common_pattern_, static_cast<Value>(bound_), [&](Value v) {
+        candidates.values[listed++][j] = static_cast<T>(v);
+        return listed < kScreenSlots;
+      });
+      if (listed == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
+      for (int k = std::max(listed, 1); k < kScreenSlots; ++k) candidates.values[k][j] = candidates.values[0][j];
+      if (listed == 0) candidates.values[0][j] = 0;  // nothing to look for: any slot value will do
+    }
+    std::uint64_t hits[kScreenSlots] = {};
+    for (const Screened& range : screened)
+      screen_rare_pairs(g.data(), range.m_lo, &*range.first, rare_values_.data() + (range.first - rare_.begin()),
+                        static_cast<std::uint64_t>(range.last - range.first), range.move->unequal, heaps,
+                        candidates, hits);
+    for (std::uint64_t j = 0; j < heaps; ++j) {
+      ValueSet& known = known_[first + j];
+      for (int k = 0; k < kScreenSlots; ++k)
+        if ((hits[k] >> j) & 1) known.insert(candidates.values[k][j]);
+      if (exact_below_[first + j] == kExact ||
+          known.first_missing_of(common_pattern_, static_cast<Value>(bound_)) < exact_below_[first + j])
+        continue;
+      auto marks = group.row(j);
+      for (const Screened& range : screened)
+        mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
+      group.move_row_into(j, known);
+      exact_below_[first + j] = kExact;
+    }
+  }
+
   // Looks among the pairs (a, m - a) of every two-heap split of heap n, from a = first on and
   // with partner_floor <= m - a < partner_limit, for the values in missing, moving each one found
   // to found. While many are missing, whole chunks of pairs are marked: a store per pair, and every
   // value counts. Once few are left (the long tail of collecting them all), the pairs are only
-  // compared with those few, many at a time (pair_search.hpp). Says up to which a every pair went
+  // tested against those few, a vector at a time (take_pair_values). Says up to which a every pair went
   // into found, whatever its value, and whether released values cut the search short.
   struct Collected {
     std::uint64_t listed_to;
@@ -356,32 +431,13 @@ class SparseKernel final : public Kernel {
       left = missing.remove_all(found);
     }
     const std::uint64_t listed_to = std::min(a - 1, largest_a);
-    T wanted[kSearchedValues];
-    int wanted_count = 0;
-    auto list_wanted = [&] {
-      wanted_count = 0;
-      missing.for_each([&](Value v) {
-        wanted[wanted_count++] = static_cast<T>(v);
-        return wanted_count < kSearchedValues;
-      });
-    };
-    if (left > 0) list_wanted();
     // Chunks grow, so that a value found early costs little and a long search few rounds.
     for (std::uint64_t search_chunk = chunk; left > 0 && a <= largest_a; search_chunk *= 2) {
       const std::uint64_t last = a + search_chunk - 1;
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n || left == 0) break;
         const auto [from, to] = range(move, a, last);
-        if (from > to) continue;
-        const std::uint32_t hits = find_pair_values(g.data(), n - move.take, from, to, wanted, wanted_count);
-        if (hits == 0) continue;
-        for (std::uint32_t bits = hits; bits; bits &= bits - 1) {
-          const Value v = wanted[std::countr_zero(bits)];
-          missing.erase(v);
-          found.insert(v);
-        }
-        left -= count_bits(hits);
-        list_wanted();
+        if (from <= to) left = take_pair_values(g.data(), n - move.take, from, to, bound_, missing, found, left);
       }
       a = last + 1;
     }
@@ -411,10 +467,18 @@ class SparseKernel final : public Kernel {
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too. Pairs that can still show one present: those with the partner
   // inside the block, and those past scanned_to.
+  // Common values from exact_below on may have been seen without being listed (screen_group): if
+  // the least unseen one lies there, the rare pairs with partner below start are listed again.
   template <class T>
   Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
-               std::uint64_t scanned_to) {
-    const Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+               std::uint64_t scanned_to, Value exact_below) {
+    Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+    if (c >= exact_below) {
+      for (const SplitMove& move : moves_.split_two())
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, decide_marks_);
+      decide_marks_.move_into(seen);
+      c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+    }
     if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
     collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
     if (missing_.first_present(c) < c) {
@@ -493,6 +557,7 @@ class SparseKernel final : public Kernel {
   ValueMarks decide_marks_;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
+  std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
 };
 
 }  // namespace

@@ -4,9 +4,11 @@
 
 #include "pair_search.hpp"
 
+#include "value_set.hpp"
+#include "vector_path.hpp"
+
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <type_traits>
 
@@ -69,7 +71,36 @@ std::uint32_t find_portable(const T* g, std::uint64_t m, std::uint64_t from, std
   return wanted.found;
 }
 
-std::atomic<PairSearchPath> path_limit{PairSearchPath::Avx512};
+// The wanted values as a table of kLookupValues bits (values beyond are never looked up).
+struct LookupTable {
+  alignas(64) std::uint64_t words[kLookupValues / 64] = {};
+
+  explicit LookupTable(const ValueSet& wanted) {
+    std::memcpy(words, wanted.data(), std::min<std::size_t>(kLookupValues / 64, wanted.word_count()) * 8);
+  }
+  // Moves v from wanted to found if it is still wanted; returns whether it was.
+  bool take(Value v, ValueSet& wanted, ValueSet& found) {
+    if (!wanted.contains(v)) return false;
+    wanted.erase(v);
+    found.insert(v);
+    words[v >> 6] &= ~(std::uint64_t{1} << (v & 63));
+    return true;
+  }
+};
+
+template <class T>
+std::uint64_t take_portable(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
+                            ValueSet& found, std::uint64_t left) {
+  for (std::uint64_t x = from; x <= to && left > 0; ++x) {
+    const auto v = static_cast<Value>(g[x] ^ g[m - x]);
+    if (wanted.contains(v)) {
+      wanted.erase(v);
+      found.insert(v);
+      --left;
+    }
+  }
+  return left;
+}
 
 #ifdef SGX_HAVE_X86_PATHS
 
@@ -207,15 +238,6 @@ struct Avx512Vectors {
   }
 };
 
-PairSearchPath best_path_of_this_cpu() {
-  if (!__builtin_cpu_supports("popcnt")) return PairSearchPath::Portable;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vbmi"))
-    return PairSearchPath::Avx512;
-  if (__builtin_cpu_supports("avx2")) return PairSearchPath::Avx2;
-  return PairSearchPath::Portable;
-}
-
 // Fewer values wanted, fewer compares per vector.
 template <class Vectors, class T>
 __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std::uint64_t m, std::uint64_t from,
@@ -233,9 +255,65 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
   return find_portable(g, m, x, to, wanted);
 }
 
-#else
+// Looking the pairs' values up in the set of wanted ones instead (take_pair_values): a cost per
+// vector that does not grow with the number of values wanted.
+// One-byte values: 64 pairs a vector. The lookup index v >> 3 comes from a 16-bit shift that
+// leaves a stray bit above it, so the 256-bit set is held twice in the 64-byte table.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i byte_lookup_table(const LookupTable& table) {
+  return _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
+}
 
-PairSearchPath best_path_of_this_cpu() { return PairSearchPath::Portable; }
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                                  ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint8_t>();
+  const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
+  LookupTable table(wanted);
+  __m512i bytes = byte_lookup_table(table);
+  std::uint64_t x = from;
+  for (; x + 63 <= to && left > 0; x += 64) {
+    const __m512i parts = _mm512_loadu_si512(g + x);
+    const __m512i partners = Avx512Vectors::permute<std::uint8_t>(reverse, _mm512_loadu_si512(g + (m - x - 63)));
+    const __m512i v = _mm512_xor_si512(parts, partners);
+    const __m512i byte = Avx512Vectors::permute<std::uint8_t>(_mm512_srli_epi16(v, 3), bytes);
+    const __m512i bit = Avx512Vectors::permute<std::uint8_t>(v, bit_of);
+    if (std::uint64_t hits = _mm512_test_epi8_mask(byte, bit)) {
+      for (; hits; hits &= hits - 1) {
+        const auto i = static_cast<std::uint64_t>(std::countr_zero(hits));
+        if (table.take(static_cast<Value>(g[x + i] ^ g[m - x - i]), wanted, found)) --left;
+      }
+      bytes = byte_lookup_table(table);
+    }
+  }
+  return take_portable(g, m, x, to, wanted, found, left);
+}
+
+// Two-byte values below 1024: 32 pairs a vector, the set in two 64-byte tables indexed by the
+// low byte of v >> 3 (the high byte of each lane looks up nothing useful and is masked off).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                                  ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint16_t>();
+  const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));
+  const __m512i low_bytes = _mm512_set1_epi16(0x00ff);
+  LookupTable table(wanted);
+  __m512i low_table = _mm512_load_si512(table.words), high_table = _mm512_load_si512(table.words + 8);
+  std::uint64_t x = from;
+  for (; x + 31 <= to && left > 0; x += 32) {
+    const __m512i parts = _mm512_loadu_si512(g + x);
+    const __m512i partners = Avx512Vectors::permute<std::uint16_t>(reverse, _mm512_loadu_si512(g + (m - x - 31)));
+    const __m512i v = _mm512_xor_si512(parts, partners);
+    const __m512i byte = _mm512_permutex2var_epi8(low_table, _mm512_srli_epi16(v, 3), high_table);
+    const __m512i bit = _mm512_and_si512(Avx512Vectors::permute<std::uint8_t>(v, bit_of), low_bytes);
+    if (std::uint32_t hits = _mm512_test_epi16_mask(byte, bit)) {
+      for (; hits; hits &= hits - 1) {
+        const auto i = static_cast<std::uint64_t>(std::countr_zero(hits));
+        if (table.take(static_cast<Value>(g[x + i] ^ g[m - x - i]), wanted, found)) --left;
+      }
+      low_table = _mm512_load_si512(table.words);
+      high_table = _mm512_load_si512(table.words + 8);
+    }
+  }
+  return take_portable(g, m, x, to, wanted, found, left);
+}
 
 #endif
 
@@ -244,24 +322,50 @@ std::uint32_t find(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
   Wanted<T> wanted(values, count);
 #ifdef SGX_HAVE_X86_PATHS
   if constexpr (sizeof(T) <= 2) {
-    switch (std::min(best_pair_search_path(), path_limit.load(std::memory_order_relaxed))) {
-      case PairSearchPath::Avx512: return find_vectorised<Avx512Vectors>(g, m, from, to, wanted);
-      case PairSearchPath::Avx2: return find_vectorised<Avx2Vectors>(g, m, from, to, wanted);
-      case PairSearchPath::Portable: break;
+    switch (vector_path()) {
+      case VectorPath::Avx512: return find_vectorised<Avx512Vectors>(g, m, from, to, wanted);
+      case VectorPath::Avx2: return find_vectorised<Avx2Vectors>(g, m, from, to, wanted);
+      case VectorPath::Portable: break;
     }
   }
 #endif
   return find_portable(g, m, from, to, wanted);
 }
 
-}  // namespace
-
-PairSearchPath best_pair_search_path() {
-  static const PairSearchPath best = best_path_of_this_cpu();
-  return best;
+// take_pair_values: the lookup where it applies, else compares with kSearchedValues values at a
+// time, each batch over the whole range.
+template <class T>
+std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, std::uint64_t value_bound,
+                   ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+#ifdef SGX_HAVE_X86_PATHS
+  if (vector_path() == VectorPath::Avx512) {
+    if constexpr (sizeof(T) == 1) return take_bytes(g, m, from, to, wanted, found, left);
+    if constexpr (sizeof(T) == 2)
+      if (value_bound <= kLookupValues) return take_words(g, m, from, to, wanted, found, left);
+  }
+#endif
+  (void)value_bound;
+  T batch[kSearchedValues];
+  Value next = 0;  // batches go through the wanted values in increasing order
+  while (left > 0) {
+    int count = 0;
+    wanted.for_each([&](Value v) {
+      if (v >= next) batch[count++] = static_cast<T>(v);
+      return count < kSearchedValues;
+    });
+    if (count == 0) break;
+    next = static_cast<Value>(batch[count - 1]) + 1;
+    for (std::uint32_t hits = find(g, m, from, to, batch, count); hits; hits &= hits - 1) {
+      const Value v = batch[std::countr_zero(hits)];
+      wanted.erase(v);
+      found.insert(v);
+      --left;
+    }
+  }
+  return left;
 }
 
-void limit_pair_search_path(PairSearchPath limit) { path_limit.store(limit, std::memory_order_relaxed); }
+}  // namespace
 
 std::uint32_t find_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                const std::uint8_t* wanted, int count) {
@@ -276,6 +380,19 @@ std::uint32_t find_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
 std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                const std::uint32_t* wanted, int count) {
   return find(g, m, from, to, wanted, count);
+}
+
+std::uint64_t take_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, value_bound, wanted, found, left);
+}
+std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, value_bound, wanted, found, left);
+}
+std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, value_bound, wanted, found, left);
 }
 
 }  // namespace sgx

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "value_set.hpp"
+
 namespace sgx {
 
 // At most this many wanted values are searched for at once.
@@ -25,15 +27,18 @@ std::uint32_t find_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
 std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                const std::uint32_t* wanted, int count);
 
-// The versions of the search, each faster than the one before.
-enum class PairSearchPath { Portable, Avx2, Avx512 };
-
-// The fastest version this processor runs, the one used unless limited below.
-PairSearchPath best_pair_search_path();
-
-// For tests only, so that each version can be checked on a processor that has a faster one: from
-// now on, in every thread, use no version faster than limit (PairSearchPath::Avx512, the default,
-// lifts the limit).
-void limit_pair_search_path(PairSearchPath limit);
+// Moves from wanted to found each value G(x) ^ G(m - x) with x in [from, to] (to <= m - to),
+// stopping once left (the number of values in wanted) reaches 0; returns what is left. Every
+// value of g is below value_bound, and wanted and found hold values below it. With AVX-512 the
+// pairs' values are looked up in the wanted set, which costs the same however many are wanted
+// (one-byte values, and two-byte ones below kLookupValues); otherwise they are compared with
+// kSearchedValues of them at a time (find_pair_values).
+inline constexpr std::uint64_t kLookupValues = 1024;
+std::uint64_t take_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
+                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
 
 }  // namespace sgx

@@ -16,6 +16,11 @@ inline constexpr std::uint64_t kSparseGroup = 64;
 // The sparse kernel fetches the partners of the rare position this many places ahead of the one it
 // is pairing (see mark_rare_pairs_of_group).
 inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
+// Of the rare positions that pair with every heap of a group, the sparse kernel marks the values
+// of the first this many and only screens the rest against each heap's least unseen common values
+// (pair_screen.hpp), when the run is at least kScreenMinPairs longer.
+inline constexpr std::ptrdiff_t kScreenMarkedPairs = 384;
+inline constexpr std::ptrdiff_t kScreenMinPairs = 64;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before

@@ -1,0 +1,42 @@
+#pragma once
+// Screening the rare pairs of a group of consecutive heaps against a few candidate values each.
+//
+// The sparse kernel pairs every rare position r with the heaps of a group (kernel_sparse.cpp).
+// It needs from those pairs only the least common value none of them gives; after the first
+// few hundred pairs have been marked, that value is nearly always among the few least values
+// still unseen. So the rest of the pairs are only compared with those candidates, 64 heaps at a
+// time in vector registers, where marking costs a store per pair. Private to the library.
+
+#include <cstdint>
+
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+// Heaps screened at once, and candidate values per heap.
+inline constexpr int kScreenHeaps = 64;
+inline constexpr int kScreenSlots = 16;
+
+// Each heap's candidates: candidates[k][j] is heap j's candidate k (unused slots repeat one).
+template <class T>
+struct ScreenCandidates {
+  alignas(64) T values[kScreenSlots][kScreenHeaps];
+};
+
+// Whether screen_rare_pairs runs here (vector_path() is Avx512); where it does not, the kernel
+// marks every pair instead.
+bool can_screen_pairs();
+
+// For the heaps j < heaps (at most kScreenHeaps) of a group whose split parts sum to m_lo + j,
+// and each rare position rare[i] (value rare_values[i]) with i < count, all of whose partners
+// m_lo + j - rare[i] are computed values: ORs into hits[k] bit j when rare_values[i] ^
+// G(m_lo + j - rare[i]) equals candidates.values[k][j]. With unequal_parts, the heap whose m is
+// 2 rare[i] is skipped for that r (its split (r, r) is not a move). T is 8 or 16 bits wide.
+void screen_rare_pairs(const std::uint8_t* g, std::uint64_t m_lo, const std::uint64_t* rare, const Value* rare_values,
+                       std::uint64_t count, bool unequal_parts, std::uint64_t heaps,
+                       const ScreenCandidates<std::uint8_t>& candidates, std::uint64_t* hits);
+void screen_rare_pairs(const std::uint16_t* g, std::uint64_t m_lo, const std::uint64_t* rare, const Value* rare_values,
+                       std::uint64_t count, bool unequal_parts, std::uint64_t heaps,
+                       const ScreenCandidates<std::uint16_t>& candidates, std::uint64_t* hits);
+
+}  // namespace sgx
