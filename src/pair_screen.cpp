@@ -22,7 +22,9 @@ bool can_screen_pairs() { return vector_path() == VectorPath::Avx512; }
 namespace {
 
 // The lanes of heaps 0..heaps-1.
-std::uint64_t lanes_of(std::uint64_t heaps) { return heaps >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << heaps) - 1; }
+std::uint64_t lanes_of(std::uint64_t heaps) {
+  return heaps >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << heaps) - 1;
+}
 
 // The lanes that pair with r: all but the heap with m = 2r when parts must differ.
 std::uint64_t lanes_pairing(std::uint64_t lanes, std::uint64_t m_lo, std::uint64_t r, bool unequal_parts) {

@@ -1,6 +1,7 @@
-// Three versions, the best one the processor runs chosen at run time: AVX-512 (64 one-byte or 32
-// two-byte values at a time, with masked loads for the last pairs), AVX2 (32 or 16 at a time, the
-// last pairs one by one), and a portable loop for every other case, four-byte values among them.
+// Three versions, the one vector_path() names used: AVX-512 (64 one-byte or 32 two-byte values at
+// a time, with masked loads for the last pairs), AVX2 (32 or 16 at a time, the last pairs one by
+// one), and a portable loop for every other case, four-byte values among them. take_pair_values
+// adds, with AVX-512, a lookup of each pair's value in the wanted set.
 
 #include "pair_search.hpp"
 
@@ -256,15 +257,18 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 }
 
 // Looking the pairs' values up in the set of wanted ones instead (take_pair_values): a cost per
-// vector that does not grow with the number of values wanted.
+// vector that does not grow with the number of values wanted. The byte of the set that holds v
+// is fetched with a byte permute indexed by v >> 3, the bit within it by one indexed by v.
+//
 // One-byte values: 64 pairs a vector. The lookup index v >> 3 comes from a 16-bit shift that
 // leaves a stray bit above it, so the 256-bit set is held twice in the 64-byte table.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i byte_lookup_table(const LookupTable& table) {
   return _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                                  ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
+    const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
+    std::uint64_t left) {
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint8_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
   LookupTable table(wanted);
@@ -287,10 +291,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
   return take_portable(g, m, x, to, wanted, found, left);
 }
 
-// Two-byte values below 1024: 32 pairs a vector, the set in two 64-byte tables indexed by the
+// Two-byte values below kLookupValues: 32 pairs a vector, the set in two 64-byte tables indexed by the
 // low byte of v >> 3 (the high byte of each lane looks up nothing useful and is masked off).
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                                  ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
+    const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
+    std::uint64_t left) {
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint16_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));
   const __m512i low_bytes = _mm512_set1_epi16(0x00ff);
