@@ -250,6 +250,7 @@ class SparseKernel final : public Kernel {
         }
       }
     }
+    review_screening();
   }
 
   // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
@@ -285,8 +286,8 @@ class SparseKernel final : public Kernel {
   // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
   // the edges are paired heap by heap.
   //
-  // With screened given, only the first kScreenMarkedPairs such r of a long run are marked; the
-  // rest are left to screen_group, listed in screened.
+  // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
+  // are left to screen_group, listed in screened.
   template <class T>
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                 std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
@@ -309,8 +310,8 @@ class SparseKernel final : public Kernel {
       const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
       const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
       RareIt marked_last = every_last;
-      if (screened && every_last - every_first > tuning::kScreenMarkedPairs + tuning::kScreenMinPairs) {
-        marked_last = every_first + tuning::kScreenMarkedPairs;
+      if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
+        marked_last = every_first + screen_marked_;
         screened->push_back(Screened{&move, m_lo, marked_last, every_last});
       }
       for (RareIt r = every_first; r != marked_last; ++r) {
@@ -358,6 +359,7 @@ class SparseKernel final : public Kernel {
       if (listed == 0) candidates.values[0][j] = 0;  // nothing to look for: any slot value will do
     }
     std::uint64_t hits[kScreenSlots] = {};
+    std::uint64_t remarked = 0;
     for (const Screened& range : screened)
       screen_rare_pairs(g.data(), range.m_lo, &*range.first, rare_values_.data() + (range.first - rare_.begin()),
                         static_cast<std::uint64_t>(range.last - range.first), range.move->unequal, heaps,
@@ -374,7 +376,22 @@ class SparseKernel final : public Kernel {
         mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
       group.move_row_into(j, known);
       exact_below_[first + j] = kExact;
+      ++remarked;
     }
+#pragma omp atomic
+    screened_heaps_ += heaps;
+#pragma omp atomic
+    remarked_heaps_ += remarked;
+  }
+
+  // Adapts screen_marked_ to how often screening failed (tuning.hpp).
+  void review_screening() {
+    if (screened_heaps_ < tuning::kScreenReviewHeaps) return;
+    if (remarked_heaps_ * tuning::kScreenRemarkHigh > screened_heaps_)
+      screen_marked_ *= 2;
+    else if (remarked_heaps_ * tuning::kScreenRemarkLow < screened_heaps_)
+      screen_marked_ = std::max(tuning::kScreenMarkedLeast, screen_marked_ / 2);
+    screened_heaps_ = remarked_heaps_ = 0;
   }
 
   // Looks among the pairs (a, m - a) of every two-heap split of heap n, from a = first on and
@@ -558,6 +575,9 @@ class SparseKernel final : public Kernel {
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
+  std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening
+  std::uint64_t screened_heaps_ = 0;   // since the last review_screening()
+  std::uint64_t remarked_heaps_ = 0;   // of them, marked after all
 };
 
 }  // namespace

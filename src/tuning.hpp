@@ -17,10 +17,19 @@ inline constexpr std::uint64_t kSparseGroup = 64;
 // is pairing (see mark_rare_pairs_of_group).
 inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
 // Of the rare positions that pair with every heap of a group, the sparse kernel marks the values
-// of the first this many and only screens the rest against each heap's least unseen common values
-// (pair_screen.hpp), when the run is at least kScreenMinPairs longer.
-inline constexpr std::ptrdiff_t kScreenMarkedPairs = 384;
+// of the first few hundred and only screens the rest against each heap's least unseen common
+// values (pair_screen.hpp), when the run is at least kScreenMinPairs longer. How many it marks
+// adapts: a heap whose candidates all turn up must be marked after all, so the number doubles
+// when more than 1/kScreenRemarkHigh of the screened heaps were, and halves (down to
+// kScreenMarkedLeast) when fewer than 1/kScreenRemarkLow were, judged every kScreenReviewHeaps.
+// Grundy's game settles near 384 (5% marked again); Treblecross, with thousands of rare
+// positions and values past 1000, stops screening.
+inline constexpr std::ptrdiff_t kScreenMarkedFirst = 384;
+inline constexpr std::ptrdiff_t kScreenMarkedLeast = 128;
 inline constexpr std::ptrdiff_t kScreenMinPairs = 64;
+inline constexpr std::uint64_t kScreenRemarkHigh = 8;
+inline constexpr std::uint64_t kScreenRemarkLow = 64;
+inline constexpr std::uint64_t kScreenReviewHeaps = 4096;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
