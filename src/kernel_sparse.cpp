@@ -191,6 +191,8 @@ class SparseKernel final : public Kernel {
       const std::size_t rare_before_block = rare_.size();
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
+      // This part runs on one thread while the others wait: the few options of each heap go
+      // straight into its set, where the parallel part marks bytes and folds them.
       ValueSet seen(bound_);
       ValueMarks marks(bound_);
       for (std::uint64_t n = start; n < end; ++n) {
@@ -200,9 +202,13 @@ class SparseKernel final : public Kernel {
         }
         if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
         seen.assign(known_[n - start]);
-        moves_.mark_simple_options(g, n, marks);
-        enumerate_pairs_inside_block(g, n, start, rare_before_block, marks);
-        marks.move_into(seen);
+        if (moves_.split_three().empty()) {
+          moves_.mark_simple_options(g, n, seen);
+        } else {  // three-heap splits have many options: marked, then folded
+          moves_.mark_simple_options(g, n, marks);
+          marks.move_into(seen);
+        }
+        enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
         const Value value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
@@ -466,7 +472,7 @@ class SparseKernel final : public Kernel {
   // decide() looks for those when it needs them.)
   template <class T>
   void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
-                                    std::size_t rare_before_block, ValueMarks& seen) const {
+                                    std::size_t rare_before_block, ValueSet& seen) const {
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
