@@ -242,6 +242,7 @@ class SparseKernel final : public Kernel {
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
         screened.clear();
         mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
+        const std::uint64_t window_to = mark_scan_window_of_group(g, start, first, last, group);
         for (std::uint64_t i = first; i < last; ++i) {
           known_[i].clear();
           group.move_row_into(i - first, known_[i]);
@@ -249,10 +250,11 @@ class SparseKernel final : public Kernel {
         if constexpr (sizeof(T) <= 2)
           if (!screened.empty()) screen_group(g, first, last, screened, group);
         for (std::uint64_t i = first; i < last; ++i) {
-          scanned_to_[i] = 0;
+          scanned_to_[i] = window_to;
           const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
           if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
-            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
+            scanned_to_[i] =
+                collect_missing(g, start + i, window_to + 1, 0, start, marks, missing, known_[i]).listed_to;
         }
       }
     }
@@ -342,6 +344,43 @@ class SparseKernel final : public Kernel {
         mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
       }
     }
+  }
+
+  // The first pairs (a, m - a) of the scan, marked for the heaps start + i, i in [first, last),
+  // into their rows: the scan marks its first few hundred pairs anyway, and for a given a the
+  // partners m - a of a group's heaps are consecutive, so each a is one vectorised XOR and a store
+  // per heap, as for a rare position. Every pair with a from 1 (partner below start) up to the a
+  // returned is marked, for every heap of the group (0: none, the heaps being too small, or values
+  // released: a bounded run keeps the scan's own checks).
+  template <class T>
+  std::uint64_t mark_scan_window_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+                                          std::uint64_t last, GroupMarks& group) const {
+    const auto& splits = moves_.split_two();
+    const std::uint64_t heaps = last - first;
+    const std::uint64_t n_lo = start + first, n_hi = start + last - 1;
+    if (released_ || splits.empty() || splits.back().take + 2 * tuning::kScanWindow + 2 * heaps > n_lo) return 0;
+    // a from window_from pairs every heap with a partner below start (the split taking fewest
+    // tokens has the largest m); a up to window_to is a first part of every heap's every split.
+    const std::uint64_t window_from = n_hi - splits.front().take - start + 1;
+    std::uint64_t window_to = window_from + tuning::kScanWindow - 1;
+    for (const SplitMove& move : splits) window_to = std::min(window_to, move.largest_first_part(n_lo - move.take));
+    if (window_to < window_from) return 0;
+    T row[tuning::kSparseGroup];
+    for (const SplitMove& move : splits) {
+      const std::uint64_t m_lo = n_lo - move.take;
+      for (std::uint64_t j = 0; j < heaps; ++j) {  // the edge: a below window_from, partner below start
+        auto marks = group.row(j);
+        for (std::uint64_t a = m_lo + j >= start ? m_lo + j - start + 1 : 1; a < window_from; ++a)
+          marks.insert(static_cast<Value>(g[a] ^ g[m_lo + j - a]));
+      }
+      for (std::uint64_t a = window_from; a <= window_to; ++a) {
+        const T part = g[a];
+        const T* partners = g.data() + (m_lo - a);  // heap j pairs a with m_lo + j - a
+        for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
+        group.mark_row_values(row, heaps, heaps);
+      }
+    }
+    return window_to;
   }
 
   // Finishes the known sets of the heaps start + i, i in [first, last), from the rare pairs left

@@ -32,6 +32,9 @@ inline constexpr std::uint64_t kScreenRemarkLow = 64;
 inline constexpr std::uint64_t kScreenReviewHeaps = 4096;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
+// The sparse kernel marks the first this many pairs of the scan for a group of heaps at once
+// (their partners are consecutive), before each heap's own scan goes on.
+inline constexpr std::uint64_t kScanWindow = 256;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
 inline constexpr std::uint64_t kSparseScanChunk = 64;
