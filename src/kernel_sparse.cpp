@@ -7,8 +7,9 @@
 // found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
 // The scan is a coupon collector: the first few hundred pairs find most of the values, the last
-// few take thousands. So it marks every pair's value while many are missing, then compares pairs
-// with the few values still missing, a vector of 32 or 64 at a time (pair_search.hpp).
+// few take thousands. So it marks every pair's value while many are missing (its first pairs for
+// 64 heaps at once), then tests pairs against the few values still missing, a vector of 32 or 64
+// at a time (pair_search.hpp).
 //
 // The rare pairs are the other cost: each heap pairs with every rare position. Their values are
 // marked for the first few hundred; the rest are only screened, 64 heaps at a time, against each
