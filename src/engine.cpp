@@ -99,12 +99,19 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
 
 Engine::~Engine() = default;
 
+// kernels_used_ names each kernel that computed values, in order: one replaced before it computed
+// any (a resumed run switching at once) is not named.
 void Engine::use_kernel(KernelKind kind) {
   kernel_ = make_kernel(kind, rules_);
   kernel_->attach(values_);
   active_ = kind;
+  if (!kernels_used_.empty() && values_.size() == kernel_started_at_) {
+    const auto plus = kernels_used_.rfind('+');
+    kernels_used_.erase(plus == std::string::npos ? 0 : plus);
+  }
   if (!kernels_used_.empty()) kernels_used_ += '+';
   kernels_used_ += to_string(kind);
+  kernel_started_at_ = values_.size();
 }
 
 // The auto kernel follows the rare share: sparse while few positions are rare, sweep while many

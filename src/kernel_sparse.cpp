@@ -142,8 +142,9 @@ class SparseKernel final : public Kernel {
   KernelKind kind() const override { return KernelKind::Sparse; }
   std::uint64_t rare_count() const override { return rare_.size(); }
   bool prefers_sweep(std::uint64_t n) const override {
-    return moves_.split_two().size() > 0 && n >= tuning::kAutoSwitchMinHeap &&
-           rare_.size() * tuning::kAutoRareFraction > n;
+    // From the rules, not the move table: that is filled only once extend() runs, and a resumed
+    // run asks before.
+    return lists_rare_ && n >= tuning::kAutoSwitchMinHeap && rare_.size() * tuning::kAutoRareFraction > n;
   }
 
  private:

@@ -178,6 +178,23 @@ TEST_F(CliTest, GrundysGameIsNeverProven) {
   EXPECT_TRUE(contains(r.out, "\"engine\": \"sparse\"")) << r.out;
 }
 
+TEST_F(CliTest, EngineNamesEveryKernelInOrderAcrossAResume) {
+  // Treblecross: the auto kernel sweeps from about 20000 and returns to the sparse method past
+  // 2^17 (EngineAuto.ReturnsToSparseWhenRareValuesThinOut). A run resumed at 30000 sweeps again
+  // at once: the sweep is named once, and the sparse kernel it replaced before computing nothing
+  // not at all.
+  Result whole = run("run_octal", {"treblecross", "--n", "140000", "--json", "--quiet", "--out", path("t.h5")});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_TRUE(contains(whole.out, "\"engine\": \"sparse+sweep+sparse\"")) << whole.out;
+  Result first = run("run_octal", {"treblecross", "--n", "30000", "--json", "--quiet", "--out", path("r.h5")});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.out, "\"engine\": \"sparse+sweep\"")) << first.out;
+  Result resumed =
+      run("run_octal", {"treblecross", "--n", "140000", "--resume", "--json", "--quiet", "--out", path("r.h5")});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_TRUE(contains(resumed.out, "\"engine\": \"sparse+sweep+sparse\"")) << resumed.out;
+}
+
 TEST_F(CliTest, EveryEngineGivesTheSameValues) {
   std::string reference;
   for (const char* engine : {"naive", "sparse", "sweep", "auto"}) {

@@ -127,6 +127,7 @@ class Engine {
   std::unique_ptr<Kernel> kernel_;
   KernelKind active_ = KernelKind::Naive;
   std::string kernels_used_;
+  std::uint64_t kernel_started_at_ = 0;  // values_.size() when the active kernel took over
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t max_at_ = 0;  // its first position

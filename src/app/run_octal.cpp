@@ -147,14 +147,14 @@ double parse_seconds(const std::string& text) {
 
 std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
 
-// The kernels of the stored run and of this one, each named once, in order of first use:
-// "sparse+sweep" then "sweep" gives "sparse+sweep".
+// The kernels of the stored run and of this one, in order of use, a kernel that went on across
+// the resume named once: "sparse+sweep" then "sweep+sparse" gives "sparse+sweep+sparse".
 std::string merge_kernel_names(const std::string& before, const std::string& now) {
   std::vector<std::string> names;
   for (const std::string* list : {&before, &now}) {
     std::istringstream parts(*list);
     for (std::string name; std::getline(parts, name, '+');)
-      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (!name.empty() && (names.empty() || names.back() != name)) names.push_back(name);
   }
   std::string merged;
   for (const auto& name : names) merged.append(merged.empty() ? "" : "+").append(name);
