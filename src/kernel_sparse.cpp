@@ -68,9 +68,13 @@ class GroupMarks {
     if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
   }
   Row row(std::uint64_t j) { return Row{bytes_.data() + j * stride_}; }
-  // Marks values[j] in row j, for every j < heaps but skip.
+  // Marks part ^ partners[j] in row j, for every j < heaps (at most kSparseGroup) but skip: the
+  // pairs of one part with the consecutive partners of a group's heaps. The XOR is vectorised
+  // into a row of values, then each is a plain store.
   template <class T>
-  void mark_row_values(const T* values, std::uint64_t heaps, std::uint64_t skip) {
+  void mark_pair_values(T part, const T* partners, std::uint64_t heaps, std::uint64_t skip) {
+    T values[tuning::kSparseGroup];
+    for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
     std::uint8_t* base = bytes_.data();
     for (std::uint64_t j = 0; j < heaps; ++j, base += stride_)
       if (j != skip) base[values[j]] = 1;
@@ -303,7 +307,6 @@ class SparseKernel final : public Kernel {
                                 std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
     group.prepare(heaps, bound_);
-    T row[tuning::kSparseGroup];
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
@@ -333,10 +336,9 @@ class SparseKernel final : public Kernel {
           const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
           for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
         }
-        for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
         // With unequal parts, the heap with m = 2r has no split (r, r).
         const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
-        group.mark_row_values(row, heaps, skip);
+        group.mark_pair_values(part, partners, heaps, skip);
       }
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
@@ -367,7 +369,6 @@ class SparseKernel final : public Kernel {
     std::uint64_t window_to = window_from + tuning::kScanWindow - 1;
     for (const SplitMove& move : splits) window_to = std::min(window_to, move.largest_first_part(n_lo - move.take));
     if (window_to < window_from) return 0;
-    T row[tuning::kSparseGroup];
     for (const SplitMove& move : splits) {
       const std::uint64_t m_lo = n_lo - move.take;
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edge: a below window_from, partner below start
@@ -375,12 +376,8 @@ class SparseKernel final : public Kernel {
         for (std::uint64_t a = m_lo + j >= start ? m_lo + j - start + 1 : 1; a < window_from; ++a)
           marks.insert(static_cast<Value>(g[a] ^ g[m_lo + j - a]));
       }
-      for (std::uint64_t a = window_from; a <= window_to; ++a) {
-        const T part = g[a];
-        const T* partners = g.data() + (m_lo - a);  // heap j pairs a with m_lo + j - a
-        for (std::uint64_t j = 0; j < heaps; ++j) row[j] = static_cast<T>(part ^ partners[j]);
-        group.mark_row_values(row, heaps, heaps);
-      }
+      for (std::uint64_t a = window_from; a <= window_to; ++a)
+        group.mark_pair_values(g[a], g.data() + (m_lo - a), heaps, heaps);  // heap j: partner m_lo + j - a
     }
     return window_to;
   }
