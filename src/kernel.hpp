@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "move_table.hpp"
+#include "tuning.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
@@ -52,6 +53,22 @@ class Kernel {
 };
 
 std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
+
+// Whether the sweep kernel looks most pairs up instead of marking them (with AVX-512): several
+// times faster, so the auto kernel prefers it from a lower rare share.
+bool sweep_looks_up();
+
+// The auto kernel's rule (engine.cpp): sparse gives way to sweep once min_heap heaps are computed
+// and more than one position in switch_share is rare; a sweep gives way to sparse once fewer
+// than one in return_share are. It depends on whether the sweep looks pairs up.
+struct AutoRule {
+  std::uint64_t min_heap, switch_share, return_share;
+};
+inline AutoRule auto_rule() {
+  if (sweep_looks_up())
+    return {tuning::kAutoLookupSwitchMinHeap, tuning::kAutoLookupRareFraction, tuning::kAutoLookupReturnFraction};
+  return {tuning::kAutoSwitchMinHeap, tuning::kAutoRareFraction, tuning::kAutoReturnFraction};
+}
 
 // The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
 // target, or returns early with a value too wide for their type; that value is appended (the

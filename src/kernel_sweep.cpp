@@ -1,7 +1,10 @@
 // The exhaustive XOR-pair sweep, for games whose values leave no useful sparse space.
 //
 // Every two-heap split (a, m - a) of every heap is visited. A reversed copy of G lets both
-// operands of G(a) ^ G(m - a) stream forwards, so the XOR loop vectorises.
+// operands of G(a) ^ G(m - a) stream forwards, so the XOR loop vectorises. With AVX-512 only a
+// heap's first few thousand pairs are marked; the rest are looked up, a vector of 32 or 64 at a
+// time, for the values not seen yet (see sweep_known_pairs), which costs a fraction of a mark
+// per pair.
 // Parallelism: heaps are taken in blocks [s, s + B). Pairs whose larger part lies below s are
 // known before the block starts: threads sweep those for all heaps of the block at once. Only
 // pairs touching the block (at most B per heap and split) are done in order.
@@ -13,8 +16,10 @@
 #include <omp.h>
 
 #include "kernel.hpp"
+#include "pair_search.hpp"
 #include "tuning.hpp"
 #include "value_set.hpp"
+#include "vector_path.hpp"
 
 namespace sgx {
 
@@ -54,10 +59,13 @@ class SweepKernel final : public Kernel {
     return rev;
   }
 
+  // Games with more two-heap splits than this mark every pair.
+  static constexpr int kMaxSplits = 8;
+
   // Marks G(a) ^ G(m - a) for a in [lo, hi] (both parts known).
   template <class T>
   static void sweep_pairs(const ValueVector<T>& g, const Reversed<T>& rev, std::uint64_t m, std::uint64_t lo,
-                          std::uint64_t hi, std::vector<T>& scratch, ValueMarks& seen) {
+                          std::uint64_t hi, std::vector<T>& scratch, ValueMarks& marks) {
     if (lo > hi) return;
     const std::uint64_t count = hi - lo + 1;
     if (scratch.size() < count) scratch.resize(count);
@@ -65,55 +73,169 @@ class SweepKernel final : public Kernel {
     const T* right = rev.data.data() + (rev.capacity - 1 - (m - lo));  // G(m - lo), G(m - lo - 1), ...
     T* out = scratch.data();
     for (std::uint64_t i = 0; i < count; ++i) out[i] = static_cast<T>(left[i] ^ right[i]);
-    for (std::uint64_t i = 0; i < count; ++i) seen.insert(out[i]);
+    for (std::uint64_t i = 0; i < count; ++i) marks.insert(out[i]);
+  }
+
+  // The pairs (a, m - a) of a heap with a in [lo, hi], for one two-heap split m = n - take.
+  struct PairRange {
+    std::uint64_t m, lo, hi;
+  };
+  // A heap's ranges of pairs, one per split (at most kMaxSplits where the lookup applies).
+  struct PairRanges {
+    PairRange ranges[kMaxSplits];
+    int count = 0;
+    const PairRange* begin() const { return ranges; }
+    const PairRange* end() const { return ranges + count; }
+  };
+
+  // Calls f with each range of heap n's pairs known before the block starting at start (m - a < start).
+  template <class F>
+  void for_each_known_range(std::uint64_t n, std::uint64_t start, F&& f) const {
+    for (const SplitMove& move : moves_.split_two()) {
+      if (move.take + 2 > n) break;
+      const std::uint64_t m = n - move.take;
+      f(PairRange{m, m >= start ? m - start + 1 : 1, move.largest_first_part(m)});
+    }
+  }
+  // The same ranges in one list, for a game of at most kMaxSplits splits.
+  PairRanges known_pairs(std::uint64_t n, std::uint64_t start) const {
+    PairRanges known;
+    for_each_known_range(n, start, [&](PairRange r) { known.ranges[known.count++] = r; });
+    return known;
+  }
+
+  template <class T>
+  static void sweep_ranges(const ValueVector<T>& g, const Reversed<T>& rev, const PairRanges& ranges,
+                           std::vector<T>& scratch, ValueMarks& marks, ValueSet& values) {
+    for (const PairRange& r : ranges) sweep_pairs(g, rev, r.m, r.lo, r.hi, scratch, marks);
+    marks.move_into(values);
+  }
+
+  // The lookup's values are those below this.
+  Value lookup_limit() const { return static_cast<Value>(std::min<std::uint64_t>(kLookupValues, bound_)); }
+
+  // Looks the pairs of ranges up for the values below `below` missing from values, adding those
+  // found; returns whether one is still missing (values then holds every pair value below `below`).
+  template <class T>
+  bool look_up(const ValueVector<T>& g, const PairRanges& ranges, Value below, ValueSet& values,
+               ValueSet& wanted) const {
+    std::uint64_t left = wanted.assign_missing_below(values, values, below);
+    for (const PairRange& r : ranges)
+      if (left > 0 && r.lo <= r.hi) left = take_pair_values(g.data(), r.m, r.lo, r.hi, bound_, wanted, values, left);
+    return left > 0;
+  }
+
+  // What sweep_known_pairs learnt of a heap.
+  struct KnownValues {
+    Value exact_below;  // known_ holds every option value below this (kEveryValue: every one)
+    bool looked_twice;  // the first lookup found every value it looked for
+  };
+
+  // Fills known with the values of heap n's known pairs. Where the lookup applies, the first
+  // pairs are marked, in chunks while a chunk still shows new values often enough; the rest are
+  // looked up (take_pair_values) for the values not seen yet, a fraction of a mark's cost a pair.
+  // A value found by the lookup costs far more (its vector is gone through lane by lane), and
+  // most values wanted lie above the mex, where finding them is wasted: so the lookup first
+  // looks for the least lookup_rank_ of them only. If all of those turn up, the mex lies above
+  // them and the pairs are looked up again for the rest; if those too, every pair is marked.
+  template <class T>
+  KnownValues sweep_known_pairs(const ValueVector<T>& g, const Reversed<T>& rev, std::uint64_t n,
+                                std::uint64_t start, std::vector<T>& scratch, ValueMarks& marks, ValueSet& known,
+                                ValueSet& wanted) const {
+    known.clear();
+    if (!looks_up_) {
+      for_each_known_range(n, start, [&](PairRange r) { sweep_pairs(g, rev, r.m, r.lo, r.hi, scratch, marks); });
+      marks.move_into(known);
+      return {kEveryValue, false};
+    }
+    const Value limit = lookup_limit();
+    PairRanges rest = known_pairs(n, start);  // what the marking leaves
+    std::uint64_t counted = 0;
+    for (int i = 0; i < rest.count; ++i) {
+      PairRange& r = rest.ranges[i];
+      while (r.lo <= r.hi) {
+        const std::uint64_t to = std::min(r.hi, r.lo + tuning::kSweepMarkChunk - 1);
+        sweep_pairs(g, rev, r.m, r.lo, to, scratch, marks);
+        r.lo = to + 1;
+        const std::uint64_t seen = marks.count_below(limit);
+        const bool still_finding = (seen - counted) * tuning::kSweepLookupCost >= tuning::kSweepMarkChunk;
+        counted = seen;
+        if (!still_finding) break;
+      }
+    }
+    marks.move_into(known);
+    wanted.assign_missing_below(known, known, limit);
+    const Value first_limit = wanted.nth_present(lookup_rank_, limit);
+    if (look_up(g, rest, first_limit, known, wanted)) return {first_limit, false};
+    if (first_limit < limit && look_up(g, rest, limit, known, wanted)) return {limit, true};
+    // Every value below the limit occurs, so the mex lies beyond it: mark every value after all.
+    sweep_ranges(g, rev, rest, scratch, marks, known);
+    return {kEveryValue, first_limit < limit};
+  }
+
+  // Marks the values of heap n's pairs that touch the block starting at start, and of its moves to
+  // a single heap: the options not in known_ (the in-block pairs need the values just computed).
+  template <class T>
+  void mark_in_block_options(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
+                             ValueMarks& marks) const {
+    moves_.mark_simple_options(g, n, marks);
+    for (const SplitMove& move : moves_.split_two()) {
+      if (move.take + 2 > n) break;
+      const std::uint64_t m = n - move.take;
+      const std::uint64_t hi = std::min(move.largest_first_part(m), m >= start ? m - start : 0);
+      for (std::uint64_t a = 1; a <= hi; ++a) marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
+    }
   }
 
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
     const Value type_max = std::numeric_limits<T>::max();
-    const auto& splits = moves_.split_two();
+    looks_up_ = sizeof(T) <= 2 && sweep_looks_up() && moves_.split_two().size() <= std::size_t{kMaxSplits};
     while (g.size() < target) {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSweepBlock);
       auto& rev = reversed(g, target);
       const std::uint64_t count = end - start;
       size_sets(known_, count, bound_);
-      // Pairs (a, m - a) with a <= m - a < start, for every heap of the block.
-#pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !splits.empty())
+      exact_below_.resize(count);
+      std::uint64_t looked_twice = 0;
+#pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty())
       {
         std::vector<T> scratch;
         ValueMarks marks(bound_);
-#pragma omp for schedule(dynamic, 4)
+        ValueSet wanted(bound_);
+#pragma omp for schedule(dynamic, 4) reduction(+ : looked_twice)
         for (std::uint64_t i = 0; i < count; ++i) {
-          const std::uint64_t n = start + i;
-          for (const SplitMove& move : splits) {
-            if (move.take + 2 > n) break;
-            const std::uint64_t m = n - move.take;
-            std::uint64_t lo = m >= start ? m - start + 1 : 1;  // m - a < start
-            sweep_pairs(g, rev, m, lo, move.largest_first_part(m), scratch, marks);
-          }
-          known_[i].clear();
-          marks.move_into(known_[i]);
+          const KnownValues known = sweep_known_pairs(g, rev, start + i, start, scratch, marks, known_[i], wanted);
+          exact_below_[i] = known.exact_below;
+          looked_twice += known.looked_twice;
         }
       }
-      ValueSet seen(bound_);
+      adapt_lookup_rank(count, looked_twice);
+      ValueSet seen(bound_), wanted(bound_);
       ValueMarks seen_marks(bound_);
+      std::vector<T> scratch;
       for (std::uint64_t n = start; n < end; ++n) {
         if (!seen_marks.holds(bound_)) {
           seen.reset(bound_);
           seen_marks.reset(bound_);
+          wanted.reset(bound_);
         }
         seen.assign(known_[n - start]);
-        auto& marks = seen_marks;
-        moves_.mark_simple_options(g, n, marks);
-        for (const SplitMove& move : splits) {  // pairs whose larger part is inside the block
-          if (move.take + 2 > n) break;
-          const std::uint64_t m = n - move.take;
-          std::uint64_t hi = std::min(move.largest_first_part(m), m >= start ? m - start : 0);
-          for (std::uint64_t a = 1; a <= hi; ++a) marks.insert(static_cast<Value>(g[a] ^ g[m - a]));
+        mark_in_block_options(g, n, start, seen_marks);
+        seen_marks.move_into(seen);
+        Value value = seen.first_missing();
+        if (value >= exact_below_[n - start]) {
+          // The pairs inside the block gave the values known_ lacked below its limit, so the mex
+          // may lie past it: look the known pairs up again for the values missing below the
+          // lookup's limit, or, past that, mark them all. (Only a lookup leaves exact_below_
+          // short of every value, so the game has at most kMaxSplits splits.)
+          const PairRanges known = known_pairs(n, start);
+          const Value limit = lookup_limit();
+          if (!(looks_up_ && value < limit && look_up(g, known, limit, seen, wanted)))
+            sweep_ranges(g, rev, known, scratch, seen_marks, seen);
+          value = seen.first_missing();
         }
-        marks.move_into(seen);
-        const Value value = seen.first_missing();
         while (value >= bound_) bound_ *= 2;
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
@@ -124,14 +246,34 @@ class SweepKernel final : public Kernel {
     return 0;
   }
 
+  // Looks for more values at first when more than 1/kSweepTwiceHigh of the heaps were looked up
+  // twice, fewer when fewer than 1/kSweepTwiceLow were (judged every kSweepReviewHeaps).
+  void adapt_lookup_rank(std::uint64_t heaps, std::uint64_t looked_twice) {
+    reviewed_heaps_ += heaps;
+    looked_twice_ += looked_twice;
+    if (reviewed_heaps_ < tuning::kSweepReviewHeaps) return;
+    if (looked_twice_ * tuning::kSweepTwiceHigh > reviewed_heaps_) lookup_rank_ += lookup_rank_ / 2;
+    else if (looked_twice_ * tuning::kSweepTwiceLow < reviewed_heaps_)
+      lookup_rank_ = std::max(tuning::kSweepLeastRank, lookup_rank_ - lookup_rank_ / 4);
+    reviewed_heaps_ = looked_twice_ = 0;
+  }
+
+  // known_ holds every value (see sweep_known_pairs).
+  static constexpr Value kEveryValue = std::numeric_limits<Value>::max();
+
   std::uint64_t bound_ = 1;
   std::variant<Reversed<std::uint8_t>, Reversed<std::uint16_t>, Reversed<std::uint32_t>> reversed_{
       Reversed<std::uint8_t>{}};
   std::vector<ValueSet> known_;
-
+  std::vector<Value> exact_below_;  // known_[i] holds every option value below exact_below_[i]
+  bool looks_up_ = false;           // whether sweep_known_pairs may look pairs up
+  std::uint64_t lookup_rank_ = tuning::kSweepFirstRank;  // how many values the first lookup wants
+  std::uint64_t reviewed_heaps_ = 0, looked_twice_ = 0;    // since adapt_lookup_rank last judged
 };
 
 }  // namespace
+
+bool sweep_looks_up() { return vector_path() == VectorPath::Avx512; }
 
 std::unique_ptr<Kernel> make_sweep_kernel(const Rules& rules) { return std::make_unique<SweepKernel>(rules); }
 

@@ -79,26 +79,22 @@ struct LookupTable {
   explicit LookupTable(const ValueSet& wanted) {
     std::memcpy(words, wanted.data(), std::min<std::size_t>(kLookupValues / 64, wanted.word_count()) * 8);
   }
-  // Moves v from wanted to found if it is still wanted; returns whether it was.
-  bool take(Value v, ValueSet& wanted, ValueSet& found) {
-    if (!wanted.contains(v)) return false;
-    wanted.erase(v);
-    found.insert(v);
-    words[v >> 6] &= ~(std::uint64_t{1} << (v & 63));
-    return true;
-  }
 };
+
+// Moves v from wanted to found if it is still wanted (two lanes of one vector may hold the same
+// value); returns whether it was.
+inline bool take_value(Value v, ValueSet& wanted, ValueSet& found) {
+  if (!wanted.contains(v)) return false;
+  wanted.erase(v);
+  found.insert(v);
+  return true;
+}
 
 template <class T>
 std::uint64_t take_portable(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
                             ValueSet& found, std::uint64_t left) {
   for (std::uint64_t x = from; x <= to && left > 0; ++x) {
-    const auto v = static_cast<Value>(g[x] ^ g[m - x]);
-    if (wanted.contains(v)) {
-      wanted.erase(v);
-      found.insert(v);
-      --left;
-    }
+    if (take_value(static_cast<Value>(g[x] ^ g[m - x]), wanted, found)) --left;
   }
   return left;
 }
@@ -260,19 +256,20 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 // vector that does not grow with the number of values wanted. The byte of the set that holds v
 // is fetched with a byte permute indexed by v >> 3, the bit within it by one indexed by v.
 //
+// A vector that holds a wanted value is read lane by lane from a copy; each value taken is
+// cleared from the table registers there and then (a store to the table and a reload would wait
+// for the store).
+//
 // One-byte values: 64 pairs a vector. The lookup index v >> 3 comes from a 16-bit shift that
 // leaves a stray bit above it, so the 256-bit set is held twice in the 64-byte table.
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i byte_lookup_table(const LookupTable& table) {
-  return _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
-}
-
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
     const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
     std::uint64_t left) {
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint8_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
-  LookupTable table(wanted);
-  __m512i bytes = byte_lookup_table(table);
+  const LookupTable table(wanted);
+  __m512i bytes = _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
+  alignas(64) std::uint8_t values[64];
   std::uint64_t x = from;
   for (; x + 63 <= to && left > 0; x += 64) {
     const __m512i parts = _mm512_loadu_si512(g + x);
@@ -281,40 +278,60 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
     const __m512i byte = Avx512Vectors::permute<std::uint8_t>(_mm512_srli_epi16(v, 3), bytes);
     const __m512i bit = Avx512Vectors::permute<std::uint8_t>(v, bit_of);
     if (std::uint64_t hits = _mm512_test_epi8_mask(byte, bit)) {
+      _mm512_store_si512(values, v);
       for (; hits; hits &= hits - 1) {
-        const auto i = static_cast<std::uint64_t>(std::countr_zero(hits));
-        if (table.take(static_cast<Value>(g[x + i] ^ g[m - x - i]), wanted, found)) --left;
+        const Value value = values[std::countr_zero(hits)];
+        if (!take_value(value, wanted, found)) continue;
+        --left;
+        const __mmask64 both_copies = (__mmask64{1} << (value >> 3)) * ((__mmask64{1} << 32) + 1);
+        bytes = _mm512_xor_si512(bytes, _mm512_maskz_set1_epi8(both_copies, static_cast<char>(1 << (value & 7))));
       }
-      bytes = byte_lookup_table(table);
     }
   }
   return take_portable(g, m, x, to, wanted, found, left);
 }
 
-// Two-byte values below kLookupValues: 32 pairs a vector, the set in two 64-byte tables indexed by the
-// low byte of v >> 3 (the high byte of each lane looks up nothing useful and is masked off).
+// Two-byte values: 32 pairs a vector, the set of values below 512 * Tables in Tables 64-byte
+// registers, looked up by the low byte of v >> 3: bits 3-9 of v pick a byte of a pair of
+// registers, bit 10 the pair. The high byte of each lane looks up nothing useful and is masked
+// off, as are values past the table: none of them is wanted.
+template <int Tables>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
     const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
     std::uint64_t left) {
+  static_assert(Tables == 2 || Tables == 4);
+  static_assert(512 * Tables <= kLookupValues);
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint16_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));
   const __m512i low_bytes = _mm512_set1_epi16(0x00ff);
-  LookupTable table(wanted);
-  __m512i low_table = _mm512_load_si512(table.words), high_table = _mm512_load_si512(table.words + 8);
+  const __m512i table_end = _mm512_set1_epi16(static_cast<short>(512 * Tables));
+  const __m512i second_pair = _mm512_set1_epi8(static_cast<char>(0x80));
+  const LookupTable table(wanted);
+  __m512i tables[Tables];
+  for (int t = 0; t < Tables; ++t) tables[t] = _mm512_load_si512(table.words + 8 * t);
+  alignas(64) std::uint16_t values[32];
   std::uint64_t x = from;
   for (; x + 31 <= to && left > 0; x += 32) {
     const __m512i parts = _mm512_loadu_si512(g + x);
     const __m512i partners = Avx512Vectors::permute<std::uint16_t>(reverse, _mm512_loadu_si512(g + (m - x - 31)));
     const __m512i v = _mm512_xor_si512(parts, partners);
-    const __m512i byte = _mm512_permutex2var_epi8(low_table, _mm512_srli_epi16(v, 3), high_table);
+    const __m512i index = _mm512_srli_epi16(v, 3);
+    __m512i byte = _mm512_permutex2var_epi8(tables[0], index, tables[1]);
+    if constexpr (Tables == 4)
+      byte = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(index, second_pair), byte,
+                                    _mm512_permutex2var_epi8(tables[2], index, tables[3]));
     const __m512i bit = _mm512_and_si512(Avx512Vectors::permute<std::uint8_t>(v, bit_of), low_bytes);
-    if (std::uint32_t hits = _mm512_test_epi16_mask(byte, bit)) {
+    const __mmask32 in_table = _mm512_cmplt_epu16_mask(v, table_end);
+    if (std::uint32_t hits = _mm512_mask_test_epi16_mask(in_table, byte, bit)) {
+      _mm512_store_si512(values, v);
       for (; hits; hits &= hits - 1) {
-        const auto i = static_cast<std::uint64_t>(std::countr_zero(hits));
-        if (table.take(static_cast<Value>(g[x + i] ^ g[m - x - i]), wanted, found)) --left;
+        const Value value = values[std::countr_zero(hits)];
+        if (!take_value(value, wanted, found)) continue;
+        --left;
+        const __m512i clear = _mm512_maskz_set1_epi8(__mmask64{1} << (value >> 3 & 63), static_cast<char>(1 << (value & 7)));
+        for (int t = 0; t < Tables; ++t)
+          if (static_cast<Value>(t) == value >> 9) tables[t] = _mm512_xor_si512(tables[t], clear);
       }
-      low_table = _mm512_load_si512(table.words);
-      high_table = _mm512_load_si512(table.words + 8);
     }
   }
   return take_portable(g, m, x, to, wanted, found, left);
@@ -345,8 +362,12 @@ std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
 #ifdef SGX_HAVE_X86_PATHS
   if (vector_path() == VectorPath::Avx512) {
     if constexpr (sizeof(T) == 1) return take_bytes(g, m, from, to, wanted, found, left);
-    if constexpr (sizeof(T) == 2)
-      if (value_bound <= kLookupValues) return take_words(g, m, from, to, wanted, found, left);
+    if constexpr (sizeof(T) == 2) {
+      if (value_bound <= kLookupValues / 2 || !wanted.holds_from(kLookupValues / 2))
+        return take_words<2>(g, m, from, to, wanted, found, left);
+      if (value_bound <= kLookupValues || !wanted.holds_from(kLookupValues))
+        return take_words<4>(g, m, from, to, wanted, found, left);
+    }
   }
 #endif
   (void)value_bound;

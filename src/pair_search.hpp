@@ -31,9 +31,10 @@ std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uin
 // stopping once left (the number of values in wanted) reaches 0; returns what is left. Every
 // value of g is below value_bound, and wanted and found hold values below it. With AVX-512 the
 // pairs' values are looked up in the wanted set, which costs the same however many are wanted
-// (one-byte values, and two-byte ones below kLookupValues); otherwise they are compared with
-// kSearchedValues of them at a time (find_pair_values).
-inline constexpr std::uint64_t kLookupValues = 1024;
+// (one-byte values, and two-byte ones when every wanted value is below kLookupValues);
+// otherwise they are compared with kSearchedValues of them at a time (find_pair_values), which
+// pays only for a few wanted values.
+inline constexpr std::uint64_t kLookupValues = 2048;
 std::uint64_t take_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
 std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,

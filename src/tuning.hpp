@@ -48,19 +48,41 @@ inline constexpr std::uint64_t kBoundedMinTail = 1u << 17;
 // Heaps per block in the sweep kernel (same idea: pairs of parts both below the block are swept
 // for the whole block at once, in parallel).
 inline constexpr std::uint64_t kSweepBlock = 256;
+// With AVX-512, the sweep marks each heap's first pairs in chunks of kSweepMarkChunk and looks the
+// rest up (take_pair_values) once a chunk shows fewer new values than one per kSweepLookupCost
+// pairs: a value first met in the lookup costs about that many marks (the vector that holds it is
+// gone through lane by lane and the table reloaded).
+inline constexpr std::uint64_t kSweepMarkChunk = 512;
+inline constexpr std::uint64_t kSweepLookupCost = 32;
+// The sweep's first lookup wants the least kSweepFirstRank values not seen yet (at least
+// kSweepLeastRank), more when over 1/kSweepTwiceHigh of the heaps had to look again for the rest,
+// fewer when under 1/kSweepTwiceLow did, judged every kSweepReviewHeaps (see kernel_sweep.cpp).
+inline constexpr std::uint64_t kSweepFirstRank = 64;
+inline constexpr std::uint64_t kSweepLeastRank = 8;
+inline constexpr std::uint64_t kSweepTwiceHigh = 16;
+inline constexpr std::uint64_t kSweepTwiceLow = 64;
+inline constexpr std::uint64_t kSweepReviewHeaps = 4096;
 // Below this heap size the sweep kernel runs single-threaded.
 inline constexpr std::uint64_t kSweepParallelMinHeap = 4096;
 
-// The auto kernel leaves sparse for sweep once this many heaps are computed and more than
-// 1/kAutoRareFraction of them are rare. Measured at 2^17 on eleven unsolved codes, the sparse
-// kernel's time over the sweep's rises with the final rare share: 0.56 at 7% (0.206), 0.76 at 13%
-// (0.016), about 1 near 20% (0.314, 0.114, 0.163), 1.3 to 1.6 from 22% (0.371, 0.024, 0.224)
-// and 2 at 40% (0.036, 0.76); so the switch is at one in five.
+// The auto kernel leaves sparse for sweep once kAutoSwitchMinHeap heaps are computed and more
+// than 1/kAutoRareFraction of them are rare; where the sweep looks pairs up (AVX-512), once more
+// than 1/kAutoLookupRareFraction are. Measured at 2^17, the sparse kernel's time over the
+// sweep's rises with the final rare share. Sweep marking every pair: 0.56 at 7% (0.206), 0.76
+// at 13% (0.016), about 1 near 20% (0.314, 0.114, 0.163), 1.3 to 1.6 from 22% (0.371, 0.024,
+// 0.224) and 2 at 40% (0.036, 0.76): the switch is at one in five. Sweep looking up: 0.6 at
+// 1.8% (0.172), 0.85 at 2.1% (0.127), 1.1 at 7% (0.206), 1.5 at 10% (0.15), 1.6 at 8%
+// (0.007), 1.7 at 13% (0.016), 1.8 to 2.8 from 20%: the switch is at one in sixteen, from 2^16
+// on (Grundy's game has 7% rare positions at 2^14, under 2% at 2^16).
 inline constexpr std::uint64_t kAutoSwitchMinHeap = 1u << 14;
+inline constexpr std::uint64_t kAutoLookupSwitchMinHeap = 1u << 16;
 inline constexpr std::uint64_t kAutoRareFraction = 5;
-// A sweep gives way to sparse again when fewer than 1/kAutoReturnFraction of the positions are
-// rare (checked each time n passes a power of two; the gap to kAutoRareFraction keeps it from flapping).
+inline constexpr std::uint64_t kAutoLookupRareFraction = 16;
+// A sweep gives way to sparse again when fewer than 1/kAutoReturnFraction (looking up:
+// 1/kAutoLookupReturnFraction) of the positions are rare (checked each time n passes a power of
+// two; the gap to the switching share keeps it from flapping).
 inline constexpr std::uint64_t kAutoReturnFraction = 6;
+inline constexpr std::uint64_t kAutoLookupReturnFraction = 20;
 
 // The engine hands work to a kernel in steps of at most this many values, so that progress,
 // signals and period checks are seen often enough.

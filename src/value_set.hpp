@@ -76,6 +76,29 @@ class ValueSet {
     return none_value;
   }
 
+  // The value with k values of the set below it (k = 0: the least), or none_value when the set
+  // holds at most k values.
+  Value nth_present(std::uint64_t k, Value none_value) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      std::uint64_t bits = words_[w];
+      const std::uint64_t here = count_bits(bits);
+      if (k >= here) {
+        k -= here;
+        continue;
+      }
+      for (; k > 0; --k) bits &= bits - 1;
+      return static_cast<Value>(w * 64 + std::countr_zero(bits));
+    }
+    return none_value;
+  }
+
+  // Whether the set holds a value at or above v.
+  bool holds_from(Value v) const {
+    for (std::size_t w = v / 64; w < words_.size(); ++w)
+      if (w == v / 64 ? words_[w] >> (v % 64) : words_[w]) return true;
+    return false;
+  }
+
   // Becomes a copy of other, which may be smaller (values it cannot hold are absent).
   void assign(const ValueSet& other) {
     std::size_t common = std::min(words_.size(), other.words_.size());
@@ -145,6 +168,20 @@ class ValueMarks {
   }
 
   void clear() { std::fill(bytes_.begin(), bytes_.end(), 0); }
+
+  // How many values below limit are marked.
+  std::uint64_t count_below(Value limit) const {
+    const std::size_t end = std::min<std::size_t>(limit, bytes_.size());
+    std::uint64_t count = 0;
+    std::size_t v = 0;
+    for (; v + 8 <= end; v += 8) {
+      std::uint64_t eight;  // eight marks, each byte 0 or 1
+      std::memcpy(&eight, bytes_.data() + v, 8);
+      count += (eight * 0x0101010101010101ull) >> 56;  // their sum, in the top byte
+    }
+    for (; v < end; ++v) count += bytes_[v];
+    return count;
+  }
 
   // Adds every marked value to set (which must hold as many values) and clears the marks.
   void move_into(ValueSet& set) { move_marks_into(bytes_.data(), bytes_.size(), set); }

@@ -149,6 +149,22 @@ TEST_P(EngineVectorPaths, SparseEqualsNaive) {
   }
 }
 
+TEST_P(EngineVectorPaths, SweepEqualsNaive) {
+  // With AVX-512 the sweep looks most pairs up: on one-byte values, on two-byte ones (0.6, 4.47
+  // and Treblecross pass 255), with the first lookup's rank adapting, a second lookup, marking
+  // after all when the values pass a power of two, and again in order when the pairs inside a
+  // block fill the values the lookup missed. Kayles (0.77) has two splits.
+  const std::pair<const char*, std::uint64_t> runs[] = {{"0.6", 20000},
+                                                        {"4.47", under_sanitizer() ? 8000 : 24000},
+                                                        {"0.007", under_sanitizer() ? 8000 : 16000},
+                                                        {"0.77", 6000},
+                                                        {"0.16", 6000}};
+  for (const auto& [code, n] : runs) {
+    const auto reference = values_of(code, n);
+    for (int threads : {1, 2}) EXPECT_EQ(values_of(code, n, KernelKind::Sweep, threads), reference) << code;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, EngineVectorPaths,
                          ::testing::Values(VectorPath::Portable, VectorPath::Avx2, VectorPath::Avx512),
                          [](const ::testing::TestParamInfo<VectorPath>& instance) {
@@ -221,9 +237,12 @@ TEST(EngineResume, ContinuingFromKnownValuesEqualsOneRun) {
 
 TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
   // 0.76 has no useful sparse space (two positions in five are rare whatever the mask): the auto
-  // kernel must leave the sparse method.
+  // kernel must leave the sparse method (from 2^14 with a sweep that marks every pair, from 2^16
+  // with one that looks pairs up: EngineAuto.ReturnsToSparseWhenRareValuesThinOut).
+  limit_vector_path(VectorPath::Avx2);
   Engine engine(parse_rules("0.76"), EngineOptions{KernelKind::Auto, 2, false});
   engine.compute_to(40000);
+  limit_vector_path(VectorPath::Avx512);
   EXPECT_NE(engine.kernels_used().find("sweep"), std::string::npos) << engine.kernels_used();
   // Grundy's game has one: it stays sparse.
   Engine grundy(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 2, false});
@@ -232,14 +251,23 @@ TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
 }
 
 TEST(EngineAuto, ReturnsToSparseWhenRareValuesThinOut) {
-  // Treblecross: over a fifth of its first 20000 positions are rare, 8% of the first 2^18. The
-  // auto kernel sweeps from about 20000 and goes back to the sparse method just past 2^17 (the
-  // first power of two where fewer than a sixth are rare), with the same values.
+  // Treblecross: over a fifth of its first 20000 positions are rare, 8% of the first 2^18. With a
+  // sweep that marks every pair (no AVX-512), the auto kernel sweeps from about 20000 and goes
+  // back to the sparse method just past 2^17 (the first power of two where fewer than a sixth
+  // are rare), with the same values. A sweep that looks pairs up is kept down to one in twenty.
   const std::uint64_t n = 200000;
+  limit_vector_path(VectorPath::Avx2);
   Engine engine(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
   engine.compute_to(n);
+  limit_vector_path(VectorPath::Avx512);
   EXPECT_EQ(engine.kernels_used(), "sparse+sweep+sparse");
   EXPECT_EQ(engine.values(), compute_sequence(parse_rules("treblecross"), n, KernelKind::Sparse, 2));
+  if (best_vector_path() == VectorPath::Avx512) {
+    Engine looking_up(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
+    looking_up.compute_to(n);
+    EXPECT_EQ(looking_up.kernels_used(), "sparse+sweep");
+    EXPECT_EQ(looking_up.values(), engine.values());
+  }
 }
 
 TEST(EngineShortcut, ProvenPeriodFillsTheRestExactly) {
