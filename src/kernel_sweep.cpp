@@ -117,11 +117,14 @@ class SweepKernel final : public Kernel {
   // Looks the pairs of ranges up for the values below `below` missing from values, adding those
   // found; returns whether one is still missing (values then holds every pair value below `below`).
   template <class T>
-  bool look_up(const ValueVector<T>& g, const PairRanges& ranges, Value below, ValueSet& values,
-               ValueSet& wanted) const {
+  bool look_up(const ValueVector<T>& g, const Reversed<T>& rev, const PairRanges& ranges, Value below,
+               ValueSet& values, ValueSet& wanted) const {
     std::uint64_t left = wanted.assign_missing_below(values, values, below);
-    for (const PairRange& r : ranges)
-      if (left > 0 && r.lo <= r.hi) left = take_pair_values(g.data(), r.m, r.lo, r.hi, bound_, wanted, values, left);
+    for (const PairRange& r : ranges) {
+      if (left == 0 || r.lo > r.hi) continue;
+      const T* partners = rev.data.data() + (rev.capacity - 1 - (r.m - r.lo));  // G(m - lo), G(m - lo - 1), ...
+      left = take_xor_values(g.data() + r.lo, partners, r.hi - r.lo + 1, bound_, wanted, values, left);
+    }
     return left > 0;
   }
 
@@ -166,8 +169,8 @@ class SweepKernel final : public Kernel {
     marks.move_into(known);
     wanted.assign_missing_below(known, known, limit);
     const Value first_limit = wanted.nth_present(lookup_rank_, limit);
-    if (look_up(g, rest, first_limit, known, wanted)) return {first_limit, false};
-    if (first_limit < limit && look_up(g, rest, limit, known, wanted)) return {limit, true};
+    if (look_up(g, rev, rest, first_limit, known, wanted)) return {first_limit, false};
+    if (first_limit < limit && look_up(g, rev, rest, limit, known, wanted)) return {limit, true};
     // Every value below the limit occurs, so the mex lies beyond it: mark every value after all.
     sweep_ranges(g, rev, rest, scratch, marks, known);
     return {kEveryValue, first_limit < limit};
@@ -232,7 +235,7 @@ class SweepKernel final : public Kernel {
           // short of every value, so the game has at most kMaxSplits splits.)
           const PairRanges known = known_pairs(n, start);
           const Value limit = lookup_limit();
-          if (!(looks_up_ && value < limit && look_up(g, known, limit, seen, wanted)))
+          if (!(looks_up_ && value < limit && look_up(g, rev, known, limit, seen, wanted)))
             sweep_ranges(g, rev, known, scratch, seen_marks, seen);
           value = seen.first_missing();
         }

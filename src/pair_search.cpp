@@ -90,12 +90,39 @@ inline bool take_value(Value v, ValueSet& wanted, ValueSet& found) {
   return true;
 }
 
+// The pairs a lookup goes through, x = from..to, read two ways. MirroredPairs: the partner of x
+// is at m - x in g itself, so a vector of partners is loaded forwards and reversed (one more
+// permute). ForwardPairs: the partners run forwards in an array of their own (a sweep keeps G
+// reversed).
 template <class T>
-std::uint64_t take_portable(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
-                            ValueSet& found, std::uint64_t left) {
-  for (std::uint64_t x = from; x <= to && left > 0; ++x) {
-    if (take_value(static_cast<Value>(g[x] ^ g[m - x]), wanted, found)) --left;
+struct MirroredPairs {
+  const T* g;
+  std::uint64_t m;
+
+  Value value(std::uint64_t x) const { return static_cast<Value>(g[x] ^ g[m - x]); }
+#ifdef SGX_HAVE_X86_PATHS
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i reverse) const;
+#endif
+};
+
+template <class T>
+struct ForwardPairs {
+  const T* parts;
+  const T* partners;
+
+  Value value(std::uint64_t x) const { return static_cast<Value>(parts[x] ^ partners[x]); }
+#ifdef SGX_HAVE_X86_PATHS
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i /*reverse*/) const {
+    return _mm512_xor_si512(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x));
   }
+#endif
+};
+
+template <class Pairs>
+std::uint64_t take_portable(const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
+                            ValueSet& found, std::uint64_t left) {
+  for (std::uint64_t x = from; x <= to && left > 0; ++x)
+    if (take_value(pairs.value(x), wanted, found)) --left;
   return left;
 }
 
@@ -262,9 +289,17 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 //
 // One-byte values: 64 pairs a vector. The lookup index v >> 3 comes from a 16-bit shift that
 // leaves a stray bit above it, so the 256-bit set is held twice in the 64-byte table.
+template <class T>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>::values(std::uint64_t x,
+                                                                                       __m512i reverse) const {
+  constexpr std::uint64_t kLanes = 64 / sizeof(T);
+  const __m512i partners = Avx512Vectors::permute<T>(reverse, _mm512_loadu_si512(g + (m - x - (kLanes - 1))));
+  return _mm512_xor_si512(_mm512_loadu_si512(g + x), partners);
+}
+
+template <class Pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
-    const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
-    std::uint64_t left) {
+    const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint8_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
   const LookupTable table(wanted);
@@ -272,9 +307,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
   alignas(64) std::uint8_t values[64];
   std::uint64_t x = from;
   for (; x + 63 <= to && left > 0; x += 64) {
-    const __m512i parts = _mm512_loadu_si512(g + x);
-    const __m512i partners = Avx512Vectors::permute<std::uint8_t>(reverse, _mm512_loadu_si512(g + (m - x - 63)));
-    const __m512i v = _mm512_xor_si512(parts, partners);
+    const __m512i v = pairs.values(x, reverse);
     const __m512i byte = Avx512Vectors::permute<std::uint8_t>(_mm512_srli_epi16(v, 3), bytes);
     const __m512i bit = Avx512Vectors::permute<std::uint8_t>(v, bit_of);
     if (std::uint64_t hits = _mm512_test_epi8_mask(byte, bit)) {
@@ -288,22 +321,20 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
       }
     }
   }
-  return take_portable(g, m, x, to, wanted, found, left);
+  return take_portable(pairs, x, to, wanted, found, left);
 }
 
 // Two-byte values: 32 pairs a vector, the set of values below 512 * Tables in Tables 64-byte
 // registers, looked up by the low byte of v >> 3: bits 3-9 of v pick a byte of a pair of
 // registers, bit 10 the pair. The high byte of each lane looks up nothing useful and is masked
 // off, as are values past the table: none of them is wanted.
-template <int Tables>
+template <int Tables, class Pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
-    const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
-    std::uint64_t left) {
+    const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   static_assert(Tables == 2 || Tables == 4);
   static_assert(512 * Tables <= kLookupValues);
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint16_t>();
-  const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));
-  const __m512i low_bytes = _mm512_set1_epi16(0x00ff);
+  const __m512i ones = _mm512_set1_epi16(1), sevens = _mm512_set1_epi16(7);
   const __m512i table_end = _mm512_set1_epi16(static_cast<short>(512 * Tables));
   const __m512i second_pair = _mm512_set1_epi8(static_cast<char>(0x80));
   const LookupTable table(wanted);
@@ -312,15 +343,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
   alignas(64) std::uint16_t values[32];
   std::uint64_t x = from;
   for (; x + 31 <= to && left > 0; x += 32) {
-    const __m512i parts = _mm512_loadu_si512(g + x);
-    const __m512i partners = Avx512Vectors::permute<std::uint16_t>(reverse, _mm512_loadu_si512(g + (m - x - 31)));
-    const __m512i v = _mm512_xor_si512(parts, partners);
+    const __m512i v = pairs.values(x, reverse);
     const __m512i index = _mm512_srli_epi16(v, 3);
     __m512i byte = _mm512_permutex2var_epi8(tables[0], index, tables[1]);
     if constexpr (Tables == 4)
       byte = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(index, second_pair), byte,
                                     _mm512_permutex2var_epi8(tables[2], index, tables[3]));
-    const __m512i bit = _mm512_and_si512(Avx512Vectors::permute<std::uint8_t>(v, bit_of), low_bytes);
+    const __m512i bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, sevens));  // 1 << v % 8
     const __mmask32 in_table = _mm512_cmplt_epu16_mask(v, table_end);
     if (std::uint32_t hits = _mm512_mask_test_epi16_mask(in_table, byte, bit)) {
       _mm512_store_si512(values, v);
@@ -334,7 +363,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
       }
     }
   }
-  return take_portable(g, m, x, to, wanted, found, left);
+  return take_portable(pairs, x, to, wanted, found, left);
 }
 
 #endif
@@ -354,23 +383,33 @@ std::uint32_t find(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
   return find_portable(g, m, from, to, wanted);
 }
 
+// The lookup, where it applies: with AVX-512, for one-byte values, and for two-byte ones when
+// every wanted value is below kLookupValues (two table registers when below half of it). Says
+// whether it applied; left is then what is left.
+template <class T, class Pairs>
+bool take_looked_up(const Pairs& pairs, std::uint64_t from, std::uint64_t to, std::uint64_t value_bound,
+                    ValueSet& wanted, ValueSet& found, std::uint64_t& left) {
+#ifdef SGX_HAVE_X86_PATHS
+  if (vector_path() == VectorPath::Avx512) {
+    if constexpr (sizeof(T) == 1) return left = take_bytes(pairs, from, to, wanted, found, left), true;
+    if constexpr (sizeof(T) == 2) {
+      if (value_bound <= kLookupValues / 2 || !wanted.holds_from(kLookupValues / 2))
+        return left = take_words<2>(pairs, from, to, wanted, found, left), true;
+      if (value_bound <= kLookupValues || !wanted.holds_from(kLookupValues))
+        return left = take_words<4>(pairs, from, to, wanted, found, left), true;
+    }
+  }
+#endif
+  (void)pairs, (void)from, (void)to, (void)value_bound, (void)wanted, (void)found, (void)left;
+  return false;
+}
+
 // take_pair_values: the lookup where it applies, else compares with kSearchedValues values at a
 // time, each batch over the whole range.
 template <class T>
 std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, std::uint64_t value_bound,
                    ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-#ifdef SGX_HAVE_X86_PATHS
-  if (vector_path() == VectorPath::Avx512) {
-    if constexpr (sizeof(T) == 1) return take_bytes(g, m, from, to, wanted, found, left);
-    if constexpr (sizeof(T) == 2) {
-      if (value_bound <= kLookupValues / 2 || !wanted.holds_from(kLookupValues / 2))
-        return take_words<2>(g, m, from, to, wanted, found, left);
-      if (value_bound <= kLookupValues || !wanted.holds_from(kLookupValues))
-        return take_words<4>(g, m, from, to, wanted, found, left);
-    }
-  }
-#endif
-  (void)value_bound;
+  if (take_looked_up<T>(MirroredPairs<T>{g, m}, from, to, value_bound, wanted, found, left)) return left;
   T batch[kSearchedValues];
   Value next = 0;  // batches go through the wanted values in increasing order
   while (left > 0) {
@@ -389,6 +428,16 @@ std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
     }
   }
   return left;
+}
+
+// take_xor_values: the lookup where it applies, else a loop.
+template <class T>
+std::uint64_t take_xor(const T* parts, const T* partners, std::uint64_t count, std::uint64_t value_bound,
+                       ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  if (count == 0) return left;
+  const ForwardPairs<T> pairs{parts, partners};
+  if (take_looked_up<T>(pairs, 0, count - 1, value_bound, wanted, found, left)) return left;
+  return take_portable(pairs, 0, count - 1, wanted, found, left);
 }
 
 }  // namespace
@@ -419,6 +468,19 @@ std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
 std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   return take(g, m, from, to, value_bound, wanted, found, left);
+}
+
+std::uint64_t take_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, value_bound, wanted, found, left);
+}
+std::uint64_t take_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, value_bound, wanted, found, left);
+}
+std::uint64_t take_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, value_bound, wanted, found, left);
 }
 
 }  // namespace sgx

@@ -42,4 +42,14 @@ std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
 std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
 
+// The same for the values parts[x] ^ partners[x] with x < count (a sweep keeps G reversed, so a
+// pair's parts both run forwards and no vector needs reversing): the lookup where it applies,
+// else a loop.
+std::uint64_t take_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+std::uint64_t take_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+std::uint64_t take_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, std::uint64_t count,
+                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+
 }  // namespace sgx
