@@ -58,16 +58,15 @@ std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);
 // times faster, so the auto kernel prefers it from a lower rare share.
 bool sweep_looks_up();
 
-// The auto kernel's rule (engine.cpp): sparse gives way to sweep once min_heap heaps are computed
-// and more than one position in switch_share is rare; a sweep gives way to sparse once fewer
-// than one in return_share are. It depends on whether the sweep looks pairs up.
-struct AutoRule {
-  std::uint64_t min_heap, switch_share, return_share;
-};
-inline AutoRule auto_rule() {
-  if (sweep_looks_up())
-    return {tuning::kAutoLookupSwitchMinHeap, tuning::kAutoLookupRareFraction, tuning::kAutoLookupReturnFraction};
-  return {tuning::kAutoSwitchMinHeap, tuning::kAutoRareFraction, tuning::kAutoReturnFraction};
+// The auto kernel's rule (engine.cpp, tuning.hpp), from n heaps of which rare are rare: whether a
+// sparse run should give way to the sweep, and a sweep to the sparse method. A sweep that looks
+// pairs up takes over from a lower rare share, once n is large enough to judge it by.
+inline bool auto_prefers_sweep(std::uint64_t n, std::uint64_t rare) {
+  if (n >= tuning::kAutoSwitchMinHeap && rare * tuning::kAutoRareFraction > n) return true;
+  return sweep_looks_up() && n >= tuning::kAutoLookupSwitchMinHeap && rare * tuning::kAutoLookupRareFraction > n;
+}
+inline bool auto_prefers_sparse(std::uint64_t n, std::uint64_t rare) {
+  return rare * (sweep_looks_up() ? tuning::kAutoLookupReturnFraction : tuning::kAutoReturnFraction) < n;
 }
 
 // The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach

@@ -148,8 +148,7 @@ class SparseKernel final : public Kernel {
   bool prefers_sweep(std::uint64_t n) const override {
     // From the rules, not the move table: that is filled only once extend() runs, and a resumed
     // run asks before.
-    const AutoRule rule = auto_rule();
-    return lists_rare_ && n >= rule.min_heap && rare_.size() * rule.switch_share > n;
+    return lists_rare_ && auto_prefers_sweep(n, rare_.size());
   }
 
  private:

@@ -72,8 +72,8 @@ inline constexpr std::uint64_t kSweepParallelMinHeap = 4096;
 // at 13% (0.016), about 1 near 20% (0.314, 0.114, 0.163), 1.3 to 1.6 from 22% (0.371, 0.024,
 // 0.224) and 2 at 40% (0.036, 0.76): the switch is at one in five. Sweep looking up: 0.6 at
 // 1.8% (0.172), 0.85 at 2.1% (0.127), 1.1 at 7% (0.206), 1.5 at 10% (0.15), 1.6 at 8%
-// (0.007), 1.7 at 13% (0.016), 1.8 to 2.8 from 20%: the switch is at one in sixteen, from 2^16
-// on (Grundy's game has 7% rare positions at 2^14, under 2% at 2^16).
+// (0.007), 1.7 at 13% (0.016), 1.8 to 2.8 from 20%: the switch is also at one in sixteen, from
+// 2^16 on (Grundy's game has 7% rare positions at 2^14, under 2% at 2^16).
 inline constexpr std::uint64_t kAutoSwitchMinHeap = 1u << 14;
 inline constexpr std::uint64_t kAutoLookupSwitchMinHeap = 1u << 16;
 inline constexpr std::uint64_t kAutoRareFraction = 5;

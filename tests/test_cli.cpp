@@ -180,16 +180,16 @@ TEST_F(CliTest, GrundysGameIsNeverProven) {
 }
 
 TEST_F(CliTest, EngineNamesEveryKernelInOrderAcrossAResume) {
-  // Treblecross: the auto kernel sweeps from about 20000 (with AVX-512 from 2^16), and without
-  // AVX-512 returns to the sparse method past 2^17 (EngineAuto.ReturnsToSparseWhenRareValuesThinOut).
-  // A run resumed at 70000 sweeps again at once: the sweep is named once, and the sparse kernel
-  // it replaced before computing nothing not at all.
+  // Treblecross: the auto kernel sweeps from about 20000, and without AVX-512 returns to the
+  // sparse method past 2^17 (EngineAuto.ReturnsToSparseWhenRareValuesThinOut). A run resumed at
+  // 30000 sweeps again at once: the sweep is named once, and the sparse kernel it replaced
+  // before computing nothing not at all.
   const bool looks_up = sgx::best_vector_path() == sgx::VectorPath::Avx512;
   const char* const kernels = looks_up ? "sparse+sweep" : "sparse+sweep+sparse";
   Result whole = run("run_octal", {"treblecross", "--n", "140000", "--json", "--quiet", "--out", path("t.h5")});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   EXPECT_TRUE(contains(whole.out, "\"engine\": \"" + std::string(kernels) + "\"")) << whole.out;
-  Result first = run("run_octal", {"treblecross", "--n", "70000", "--json", "--quiet", "--out", path("r.h5")});
+  Result first = run("run_octal", {"treblecross", "--n", "30000", "--json", "--quiet", "--out", path("r.h5")});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_TRUE(contains(first.out, "\"engine\": \"sparse+sweep\"")) << first.out;
   Result resumed =

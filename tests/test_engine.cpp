@@ -237,12 +237,9 @@ TEST(EngineResume, ContinuingFromKnownValuesEqualsOneRun) {
 
 TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
   // 0.76 has no useful sparse space (two positions in five are rare whatever the mask): the auto
-  // kernel must leave the sparse method (from 2^14 with a sweep that marks every pair, from 2^16
-  // with one that looks pairs up: EngineAuto.ReturnsToSparseWhenRareValuesThinOut).
-  limit_vector_path(VectorPath::Avx2);
+  // kernel must leave the sparse method.
   Engine engine(parse_rules("0.76"), EngineOptions{KernelKind::Auto, 2, false});
   engine.compute_to(40000);
-  limit_vector_path(VectorPath::Avx512);
   EXPECT_NE(engine.kernels_used().find("sweep"), std::string::npos) << engine.kernels_used();
   // Grundy's game has one: it stays sparse.
   Engine grundy(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 2, false});
@@ -268,6 +265,22 @@ TEST(EngineAuto, ReturnsToSparseWhenRareValuesThinOut) {
     EXPECT_EQ(looking_up.kernels_used(), "sparse+sweep");
     EXPECT_EQ(looking_up.values(), engine.values());
   }
+}
+
+TEST(EngineAuto, SweepsFromOneRareInSixteenWhenItLooksPairsUp) {
+  // 0.15: one position in ten is rare. A sweep that marks every pair does not pay there; one that
+  // looks pairs up does, and takes over from 2^16.
+  const std::uint64_t n = 70000;
+  limit_vector_path(VectorPath::Avx2);
+  Engine marking(parse_rules("0.15"), EngineOptions{KernelKind::Auto, 2, false});
+  marking.compute_to(n);
+  limit_vector_path(VectorPath::Avx512);
+  EXPECT_EQ(marking.kernels_used(), "sparse");
+  if (best_vector_path() != VectorPath::Avx512) GTEST_SKIP() << "the sweep looks pairs up only with AVX-512";
+  Engine looking_up(parse_rules("0.15"), EngineOptions{KernelKind::Auto, 2, false});
+  looking_up.compute_to(n);
+  EXPECT_EQ(looking_up.kernels_used(), "sparse+sweep");
+  EXPECT_EQ(looking_up.values(), marking.values());
 }
 
 TEST(EngineShortcut, ProvenPeriodFillsTheRestExactly) {
