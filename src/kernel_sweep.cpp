@@ -59,6 +59,16 @@ class SweepKernel final : public Kernel {
     return rev;
   }
 
+  // sweep_pairs, one pair at a time; returns how many values were not marked before.
+  template <class T>
+  static std::uint64_t sweep_pairs_counting_new(const ValueVector<T>& g, const Reversed<T>& rev, std::uint64_t m,
+                                                std::uint64_t lo, std::uint64_t hi, ValueMarks& marks) {
+    std::uint64_t fresh = 0;
+    const T* right = rev.data.data() + (rev.capacity - 1 - m);  // right[a] = G(m - a)
+    for (std::uint64_t a = lo; a <= hi; ++a) fresh += marks.insert_new(static_cast<Value>(g[a] ^ right[a]));
+    return fresh;
+  }
+
   // Games with more two-heap splits than this mark every pair.
   static constexpr int kMaxSplits = 8;
 
@@ -153,17 +163,15 @@ class SweepKernel final : public Kernel {
     }
     const Value limit = lookup_limit();
     PairRanges rest = known_pairs(n, start);  // what the marking leaves
-    std::uint64_t counted = 0;
     for (int i = 0; i < rest.count; ++i) {
       PairRange& r = rest.ranges[i];
-      while (r.lo <= r.hi) {
+      while (r.lo <= r.hi) {  // a chunk, the last kSweepSample pairs counting the values new to them
         const std::uint64_t to = std::min(r.hi, r.lo + tuning::kSweepMarkChunk - 1);
-        sweep_pairs(g, rev, r.m, r.lo, to, scratch, marks);
+        const std::uint64_t sample_from = to + 1 - std::min(to + 1 - r.lo, tuning::kSweepSample);
+        sweep_pairs(g, rev, r.m, r.lo, sample_from - 1, scratch, marks);
+        const std::uint64_t fresh = sweep_pairs_counting_new(g, rev, r.m, sample_from, to, marks);
         r.lo = to + 1;
-        const std::uint64_t seen = marks.count_below(limit);
-        const bool still_finding = (seen - counted) * tuning::kSweepLookupCost >= tuning::kSweepMarkChunk;
-        counted = seen;
-        if (!still_finding) break;
+        if (fresh * tuning::kSweepLookupCost < to + 1 - sample_from) break;
       }
     }
     marks.move_into(known);

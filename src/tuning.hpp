@@ -49,10 +49,11 @@ inline constexpr std::uint64_t kBoundedMinTail = 1u << 17;
 // for the whole block at once, in parallel).
 inline constexpr std::uint64_t kSweepBlock = 256;
 // With AVX-512, the sweep marks each heap's first pairs in chunks of kSweepMarkChunk and looks the
-// rest up (take_pair_values) once a chunk shows fewer new values than one per kSweepLookupCost
-// pairs: a value first met in the lookup costs about that many marks (the vector that holds it is
-// gone through lane by lane and the table reloaded).
+// rest up (take_xor_values) once the last kSweepSample pairs of a chunk show fewer new values than
+// one per kSweepLookupCost pairs: a value first met in the lookup costs about that many marks (the
+// vector that holds it is gone through lane by lane).
 inline constexpr std::uint64_t kSweepMarkChunk = 512;
+inline constexpr std::uint64_t kSweepSample = 128;
 inline constexpr std::uint64_t kSweepLookupCost = 32;
 // The sweep's first lookup wants the least kSweepFirstRank values not seen yet (at least
 // kSweepLeastRank), more when over 1/kSweepTwiceHigh of the heaps had to look again for the rest,

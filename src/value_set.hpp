@@ -159,6 +159,12 @@ class ValueMarks {
   bool holds(std::uint64_t bound) const { return bytes_.size() > bound; }
 
   void insert(Value v) { bytes_[v] = 1; }
+  // insert(), saying whether v is new.
+  bool insert_new(Value v) {
+    const bool fresh = bytes_[v] == 0;
+    bytes_[v] = 1;
+    return fresh;
+  }
   std::uint8_t* data() { return bytes_.data(); }
 
   // The least value not marked.
@@ -168,20 +174,6 @@ class ValueMarks {
   }
 
   void clear() { std::fill(bytes_.begin(), bytes_.end(), 0); }
-
-  // How many values below limit are marked.
-  std::uint64_t count_below(Value limit) const {
-    const std::size_t end = std::min<std::size_t>(limit, bytes_.size());
-    std::uint64_t count = 0;
-    std::size_t v = 0;
-    for (; v + 8 <= end; v += 8) {
-      std::uint64_t eight;  // eight marks, each byte 0 or 1
-      std::memcpy(&eight, bytes_.data() + v, 8);
-      count += (eight * 0x0101010101010101ull) >> 56;  // their sum, in the top byte
-    }
-    for (; v < end; ++v) count += bytes_[v];
-    return count;
-  }
 
   // Adds every marked value to set (which must hold as many values) and clears the marks.
   void move_into(ValueSet& set) { move_marks_into(bytes_.data(), bytes_.size(), set); }
