@@ -247,40 +247,44 @@ TEST(EngineAuto, SwitchesToSweepWhenRareValuesAreCommon) {
   EXPECT_EQ(grundy.kernels_used(), "sparse");
 }
 
+// The auto kernel's run of code to n, with a sweep that marks every pair (as without AVX-512) or
+// with the best this processor has.
+struct AutoRun {
+  std::string kernels_used;
+  std::vector<Value> values;
+};
+AutoRun auto_run(const char* code, std::uint64_t n, bool marking_sweep) {
+  if (marking_sweep) limit_vector_path(VectorPath::Avx2);
+  Engine engine(parse_rules(code), EngineOptions{KernelKind::Auto, 2, false});
+  engine.compute_to(n);
+  limit_vector_path(VectorPath::Avx512);
+  return {engine.kernels_used(), engine.values().to_vector()};
+}
+
 TEST(EngineAuto, ReturnsToSparseWhenRareValuesThinOut) {
   // Treblecross: over a fifth of its first 20000 positions are rare, 8% of the first 2^18. With a
   // sweep that marks every pair (no AVX-512), the auto kernel sweeps from about 20000 and goes
   // back to the sparse method just past 2^17 (the first power of two where fewer than a sixth
   // are rare), with the same values. A sweep that looks pairs up is kept down to one in twenty.
   const std::uint64_t n = 200000;
-  limit_vector_path(VectorPath::Avx2);
-  Engine engine(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
-  engine.compute_to(n);
-  limit_vector_path(VectorPath::Avx512);
-  EXPECT_EQ(engine.kernels_used(), "sparse+sweep+sparse");
-  EXPECT_EQ(engine.values(), compute_sequence(parse_rules("treblecross"), n, KernelKind::Sparse, 2));
-  if (best_vector_path() == VectorPath::Avx512) {
-    Engine looking_up(parse_rules("treblecross"), EngineOptions{KernelKind::Auto, 2, false});
-    looking_up.compute_to(n);
-    EXPECT_EQ(looking_up.kernels_used(), "sparse+sweep");
-    EXPECT_EQ(looking_up.values(), engine.values());
-  }
+  const AutoRun marking = auto_run("treblecross", n, true);
+  EXPECT_EQ(marking.kernels_used, "sparse+sweep+sparse");
+  EXPECT_EQ(marking.values, compute_sequence(parse_rules("treblecross"), n, KernelKind::Sparse, 2).to_vector());
+  if (best_vector_path() != VectorPath::Avx512) GTEST_SKIP() << "the sweep looks pairs up only with AVX-512";
+  const AutoRun looking_up = auto_run("treblecross", n, false);
+  EXPECT_EQ(looking_up.kernels_used, "sparse+sweep");
+  EXPECT_EQ(looking_up.values, marking.values);
 }
 
 TEST(EngineAuto, SweepsFromOneRareInSixteenWhenItLooksPairsUp) {
   // 0.15: one position in ten is rare. A sweep that marks every pair does not pay there; one that
   // looks pairs up does, and takes over from 2^16.
-  const std::uint64_t n = 70000;
-  limit_vector_path(VectorPath::Avx2);
-  Engine marking(parse_rules("0.15"), EngineOptions{KernelKind::Auto, 2, false});
-  marking.compute_to(n);
-  limit_vector_path(VectorPath::Avx512);
-  EXPECT_EQ(marking.kernels_used(), "sparse");
+  const AutoRun marking = auto_run("0.15", 70000, true);
+  EXPECT_EQ(marking.kernels_used, "sparse");
   if (best_vector_path() != VectorPath::Avx512) GTEST_SKIP() << "the sweep looks pairs up only with AVX-512";
-  Engine looking_up(parse_rules("0.15"), EngineOptions{KernelKind::Auto, 2, false});
-  looking_up.compute_to(n);
-  EXPECT_EQ(looking_up.kernels_used(), "sparse+sweep");
-  EXPECT_EQ(looking_up.values(), marking.values());
+  const AutoRun looking_up = auto_run("0.15", 70000, false);
+  EXPECT_EQ(looking_up.kernels_used, "sparse+sweep");
+  EXPECT_EQ(looking_up.values, marking.values);
 }
 
 TEST(EngineShortcut, ProvenPeriodFillsTheRestExactly) {
