@@ -281,7 +281,8 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 
 // Looking the pairs' values up in the set of wanted ones instead (take_pair_values): a cost per
 // vector that does not grow with the number of values wanted. The byte of the set that holds v
-// is fetched with a byte permute indexed by v >> 3, the bit within it by one indexed by v.
+// is fetched with a byte permute indexed by v >> 3, the bit within it by one indexed by v (one-byte
+// values) or by a shift (two-byte values).
 //
 // A vector that holds a wanted value is read lane by lane from a copy; each value taken is
 // cleared from the table registers there and then (a store to the table and a reload would wait
@@ -303,7 +304,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_bytes(
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<std::uint8_t>();
   const __m512i bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
   const LookupTable table(wanted);
-  __m512i bytes = _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
+  __m512i bytes =
+      _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(table.words)));
   alignas(64) std::uint8_t values[64];
   std::uint64_t x = from;
   for (; x + 63 <= to && left > 0; x += 64) {
@@ -357,7 +359,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_words(
         const Value value = values[std::countr_zero(hits)];
         if (!take_value(value, wanted, found)) continue;
         --left;
-        const __m512i clear = _mm512_maskz_set1_epi8(__mmask64{1} << (value >> 3 & 63), static_cast<char>(1 << (value & 7)));
+        const __m512i clear =
+            _mm512_maskz_set1_epi8(__mmask64{1} << (value >> 3 & 63), static_cast<char>(1 << (value & 7)));
         for (int t = 0; t < Tables; ++t)
           if (static_cast<Value>(t) == value >> 9) tables[t] = _mm512_xor_si512(tables[t], clear);
       }
