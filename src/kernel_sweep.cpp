@@ -142,6 +142,7 @@ class SweepKernel final : public Kernel {
   struct KnownValues {
     Value exact_below;  // known_ holds every option value below this (kEveryValue: every one)
     bool looked_twice;  // the first lookup found every value it looked for
+    bool marked_after_all = false;  // every value below the lookup's limit occurs: all pairs marked
   };
 
   // Fills known with the values of heap n's known pairs. Where the lookup applies, the first
@@ -183,7 +184,7 @@ class SweepKernel final : public Kernel {
     if (first_limit < limit && look_up(g, rev, rest, limit, known, wanted)) return {limit, true};
     // Every value below the limit occurs, so the mex lies beyond it: mark every value after all.
     sweep_ranges(g, rev, rest, scratch, marks, known);
-    return {kEveryValue, first_limit < limit};
+    return {kEveryValue, first_limit < limit, true};
   }
 
   // Marks the values of heap n's pairs that touch the block starting at start, and of its moves to
@@ -203,7 +204,8 @@ class SweepKernel final : public Kernel {
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
     const Value type_max = std::numeric_limits<T>::max();
-    looks_up_ = sizeof(T) <= 2 && sweep_looks_up() && moves_.split_two().size() <= std::size_t{kMaxSplits};
+    looks_up_ = lookups_pay_ && sizeof(T) <= 2 && sweep_looks_up() &&
+                moves_.split_two().size() <= std::size_t{kMaxSplits};
     while (g.size() < target) {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSweepBlock);
@@ -211,20 +213,20 @@ class SweepKernel final : public Kernel {
       const std::uint64_t count = end - start;
       size_sets(known_, count, bound_);
       exact_below_.resize(count);
-      std::uint64_t looked_twice = 0;
+      std::uint64_t looked_twice = 0, marked_after_all = 0;
 #pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty())
       {
         std::vector<T> scratch;
         ValueMarks marks(bound_);
         ValueSet wanted(bound_);
-#pragma omp for schedule(dynamic, 4) reduction(+ : looked_twice)
+#pragma omp for schedule(dynamic, 4) reduction(+ : looked_twice, marked_after_all)
         for (std::uint64_t i = 0; i < count; ++i) {
           const KnownValues known = sweep_known_pairs(g, rev, start + i, start, scratch, marks, known_[i], wanted);
           exact_below_[i] = known.exact_below;
           looked_twice += known.looked_twice;
+          marked_after_all += known.marked_after_all;
         }
       }
-      adapt_lookup_rank(count, looked_twice);
       ValueSet seen(bound_);
       ValueMarks seen_marks(bound_);
       std::vector<T> scratch;
@@ -238,11 +240,14 @@ class SweepKernel final : public Kernel {
         seen_marks.move_into(seen);
         Value value = seen.first_missing();
         if (value >= exact_below_[n - start]) {
-          // The pairs inside the block gave the values known_ lacked below its limit, so the mex
-          // may lie past it: mark every known pair (rare: 0.5% of the heaps of Treblecross). Only a
-          // lookup leaves exact_below_ short of every value, so the game has at most kMaxSplits splits.
+          // The pairs inside the block or the moves to one heap gave the values known_ lacked
+          // below its limit, so the mex may lie past it: mark every known pair (0.5% of the heaps
+          // of Treblecross; every heap of Lasker's Nim, where adapt_lookups soon stops looking up).
+          // Only a lookup leaves exact_below_ short of every value, so the game has at most
+          // kMaxSplits splits.
           sweep_ranges(g, rev, known_pairs(n, start), scratch, seen_marks, seen);
           value = seen.first_missing();
+          ++marked_after_all;
         }
         while (value >= bound_) bound_ *= 2;
         if (value > type_max) return value;
@@ -250,20 +255,26 @@ class SweepKernel final : public Kernel {
         rev.data[rev.capacity - 1 - n] = g[n];
         rev.filled = n + 1;
       }
+      adapt_lookups(count, looked_twice, marked_after_all);
     }
     return 0;
   }
 
   // Looks for more values at first when more than 1/kSweepTwiceHigh of the heaps were looked up
-  // twice, fewer when fewer than 1/kSweepTwiceLow were (judged every kSweepReviewHeaps).
-  void adapt_lookup_rank(std::uint64_t heaps, std::uint64_t looked_twice) {
+  // twice, fewer when fewer than 1/kSweepTwiceLow were (judged every kSweepReviewHeaps). Stops
+  // looking up for good when most heaps had all their pairs marked after all, their mex lying
+  // past what the lookup covers: values past its table, or the moves to one heap giving every
+  // value below the heap's mex (Lasker's Nim, whose G(n) is about n).
+  void adapt_lookups(std::uint64_t heaps, std::uint64_t looked_twice, std::uint64_t marked_after_all) {
     reviewed_heaps_ += heaps;
     looked_twice_ += looked_twice;
+    marked_after_all_ += marked_after_all;
     if (reviewed_heaps_ < tuning::kSweepReviewHeaps) return;
     if (looked_twice_ * tuning::kSweepTwiceHigh > reviewed_heaps_) lookup_rank_ += lookup_rank_ / 2;
     else if (looked_twice_ * tuning::kSweepTwiceLow < reviewed_heaps_)
       lookup_rank_ = std::max(tuning::kSweepLeastRank, lookup_rank_ - lookup_rank_ / 4);
-    reviewed_heaps_ = looked_twice_ = 0;
+    if (2 * marked_after_all_ > reviewed_heaps_) lookups_pay_ = false;
+    reviewed_heaps_ = looked_twice_ = marked_after_all_ = 0;
   }
 
   // known_ holds every value (see sweep_known_pairs).
@@ -275,8 +286,9 @@ class SweepKernel final : public Kernel {
   std::vector<ValueSet> known_;
   std::vector<Value> exact_below_;  // known_[i] holds every option value below exact_below_[i]
   bool looks_up_ = false;           // whether sweep_known_pairs may look pairs up
+  bool lookups_pay_ = true;         // see adapt_lookups
   std::uint64_t lookup_rank_ = tuning::kSweepFirstRank;  // how many values the first lookup wants
-  std::uint64_t reviewed_heaps_ = 0, looked_twice_ = 0;    // since adapt_lookup_rank last judged
+  std::uint64_t reviewed_heaps_ = 0, looked_twice_ = 0, marked_after_all_ = 0;  // since adapt_lookups judged
 };
 
 }  // namespace
