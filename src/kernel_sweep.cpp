@@ -129,7 +129,7 @@ class SweepKernel final : public Kernel {
   template <class T>
   bool look_up(const ValueVector<T>& g, const Reversed<T>& rev, const PairRanges& ranges, Value below,
                ValueSet& values, ValueSet& wanted) const {
-    std::uint64_t left = wanted.assign_missing_below(values, values, below);
+    std::uint64_t left = wanted.assign_missing_below(values, below);
     for (const PairRange& r : ranges) {
       if (left == 0 || r.lo > r.hi) continue;
       const T* partners = rev.data.data() + (rev.capacity - 1 - (r.m - r.lo));  // G(m - lo), G(m - lo - 1), ...
@@ -178,7 +178,7 @@ class SweepKernel final : public Kernel {
     marks.move_into(known);
     if (std::all_of(rest.begin(), rest.end(), [](const PairRange& r) { return r.lo > r.hi; }))
       return {kEveryValue, false};  // a small heap: every pair marked
-    wanted.assign_missing_below(known, known, limit);
+    wanted.assign_missing_below(known, limit);
     const Value first_limit = wanted.nth_present(lookup_rank_, limit);
     if (look_up(g, rev, rest, first_limit, known, wanted)) return {first_limit, false};
     if (first_limit < limit && look_up(g, rev, rest, limit, known, wanted)) return {limit, true};

@@ -121,6 +121,10 @@ class ValueSet {
     }
     return count;
   }
+  // The same with one set: the values below limit not in present.
+  std::uint64_t assign_missing_below(const ValueSet& present, Value limit) {
+    return assign_missing_below(present, present, limit);
+  }
 
   // Removes every value of other (a set of the same size); returns how many values are left.
   std::uint64_t remove_all(const ValueSet& other) {
