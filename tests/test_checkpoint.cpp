@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sgx/store.hpp"
+#include "tuning.hpp"
 
 namespace sgx {
 namespace {
@@ -294,7 +295,11 @@ class CheckpointTest : public ::testing::Test {
 // kill -9 at random moments.
 
 TEST_F(CheckpointTest, KillNineMidComputationLosesNoValue) {
-  int unfinished = kill_and_resume(treblecross(), treblecross().seconds / 8, 20);
+  // Kills land within an eighth of the run, but not all before a run can have written its first
+  // checkpoint: a checkpoint follows a step, and steps are sized to take kEngineStepSeconds.
+  // (A reference measured on a loaded machine picks a run that is short when unloaded.)
+  const double max_delay = std::max(treblecross().seconds / 8, 2 * tuning::kEngineStepSeconds);
+  int unfinished = kill_and_resume(treblecross(), max_delay, 20);
   std::cout << unfinished << " of 20 kills left an unfinished checkpoint (" << treblecross().args[2] << " values)\n";
   EXPECT_GT(unfinished, 0) << "no kill found a checkpoint of an unfinished run";
 }
