@@ -393,8 +393,33 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
   return left;
 }
 
-template <class Lookup, class Pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_vectors(
+// Notes the vectors from x on with a wanted value, at most 64 and up to the last whole one before
+// to; returns the bits and moves x past the vectors gone through. FewLeft: a lookup for at most
+// kSearchedValues values (the sparse kernel's, which mostly finds them soon) stops once as many
+// vectors are noted as values are left, as they may hold them all.
+template <bool FewLeft, class Lookup, class Pairs>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(const Lookup& lookup,
+                                                                              const Pairs& pairs, __m512i reverse,
+                                                                              std::uint64_t& x, std::uint64_t to,
+                                                                              std::uint64_t left) {
+  constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
+  const std::uint64_t vectors = std::min<std::uint64_t>(64, (to + 1 - x) / kLanes);
+  std::uint64_t noted = 0, i = 0;
+  if constexpr (FewLeft) {
+    for (std::uint64_t noted_count = 0; i < vectors && noted_count < left; ++i) {
+      const bool hit = lookup.hits(pairs.values(x + kLanes * i, reverse)) != 0;
+      noted |= std::uint64_t{hit} << i;
+      noted_count += hit;
+    }
+  } else {
+    for (; i < vectors; ++i) noted |= std::uint64_t{lookup.hits(pairs.values(x + kLanes * i, reverse)) != 0} << i;
+  }
+  x += kLanes * i;
+  return noted;
+}
+
+template <bool FewLeft, class Lookup, class Pairs>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_runs(
     const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<typename Lookup::T>();
@@ -402,18 +427,21 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_vector
   Lookup lookup(table.words);
   std::uint64_t x = from;
   while (left > 0 && x + kLanes - 1 <= to) {
-    const std::uint64_t vectors = std::min<std::uint64_t>(64, (to + 1 - x) / kLanes);
-    std::uint64_t noted = 0;
-    for (std::uint64_t i = 0; i < vectors; ++i)
-      noted |= std::uint64_t{lookup.hits(pairs.values(x + kLanes * i, reverse)) != 0} << i;
-    if (noted) {
-      left = take_noted(lookup, pairs, reverse, x, noted, table, left);
+    const std::uint64_t run_from = x;
+    if (const std::uint64_t noted = note_run<FewLeft>(lookup, pairs, reverse, x, to, left)) {
+      left = take_noted(lookup, pairs, reverse, run_from, noted, table, left);
       lookup.reload(table.words);
     }
-    x += kLanes * vectors;
   }
   table.move_taken(wanted, found);
   return take_portable(pairs, x, to, wanted, found, left);
+}
+
+template <class Lookup, class Pairs>
+std::uint64_t take_vectors(const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
+                           ValueSet& found, std::uint64_t left) {
+  return left <= kSearchedValues ? take_in_runs<true, Lookup>(pairs, from, to, wanted, found, left)
+                                 : take_in_runs<false, Lookup>(pairs, from, to, wanted, found, left);
 }
 
 #endif
