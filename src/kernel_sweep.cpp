@@ -73,6 +73,7 @@ class SweepKernel final : public Kernel {
     const T* right = rev.data.data() + (rev.capacity - 1 - (m - lo));  // G(m - lo), G(m - lo - 1), ...
     T* out = scratch.data();
     for (std::uint64_t i = 0; i < count; ++i) out[i] = static_cast<T>(left[i] ^ right[i]);
+#pragma GCC unroll 8
     for (std::uint64_t i = 0; i < count; ++i) marks.insert(out[i]);
   }
 
@@ -82,6 +83,7 @@ class SweepKernel final : public Kernel {
                                                 std::uint64_t lo, std::uint64_t hi, ValueMarks& marks) {
     std::uint64_t fresh = 0;
     const T* right = rev.data.data() + (rev.capacity - 1 - m);  // right[a] = G(m - a)
+#pragma GCC unroll 8
     for (std::uint64_t a = lo; a <= hi; ++a) fresh += marks.insert_new(static_cast<Value>(g[a] ^ right[a]));
     return fresh;
   }

@@ -11,6 +11,10 @@
 #include <cstring>
 #include <vector>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "sgx/sequence.hpp"
 
 namespace sgx {
@@ -188,12 +192,21 @@ class ValueMarks {
     const std::size_t word_count = std::min(count / 64, set.word_count());
     for (std::size_t w = 0; w < word_count; ++w) {
       std::uint64_t bits = 0;
+#ifdef __SSE2__
+      // Sixteen marks at a time: each byte's low bit shifted to its top, where movemask reads it.
+      for (int group = 0; group < 4; ++group) {
+        const __m128i sixteen = _mm_loadu_si128(reinterpret_cast<const __m128i*>(marks + w * 64 + group * 16));
+        bits |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_slli_epi16(sixteen, 7))))
+                << (group * 16);
+      }
+#else
       for (int group = 0; group < 8; ++group) {
         std::uint64_t eight;  // eight marks, each byte 0 or 1
         std::memcpy(&eight, marks + w * 64 + group * 8, 8);
         // The multiply gathers the low bit of each byte into the top byte, first byte lowest.
         bits |= ((eight * 0x0102040810204080ull) >> 56) << (group * 8);
       }
+#endif
       words[w] |= bits;
     }
     std::memset(marks, 0, count);
