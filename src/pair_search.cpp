@@ -72,30 +72,30 @@ std::uint32_t find_portable(const T* g, std::uint64_t m, std::uint64_t from, std
   return wanted.found;
 }
 
-// The wanted values as a table of kLookupValues bits (values beyond are never looked up), from
-// which the lookup takes values; move_taken then moves those from wanted to found.
+// The wanted values below 64 * Words as a table (a lookup's values beyond are never wanted),
+// from which the lookup takes values; move_taken then moves those from wanted to found.
+template <std::size_t Words>
 struct LookupTable {
-  alignas(64) std::uint64_t words[kLookupValues / 64] = {};
+  alignas(64) std::uint64_t words[Words];
 
   explicit LookupTable(const ValueSet& wanted) {
-    std::memcpy(words, wanted.data(), word_count(wanted) * 8);
+    const std::size_t copied = std::min(Words, wanted.word_count());
+    std::memcpy(words, wanted.data(), copied * 8);
+    std::fill(words + copied, words + Words, 0);
   }
-  // Removes v (below kLookupValues) if it is still in the table, without a branch; returns 1 if
-  // it was.
+  // Removes v (below 64 * Words) if it is still in the table, without a branch; returns 1 if it
+  // was.
   std::uint64_t take(Value v) {
     const std::uint64_t word = words[v >> 6], held = word >> (v & 63) & 1;
     words[v >> 6] = word & ~(held << (v & 63));
     return held;
   }
   void move_taken(ValueSet& wanted, ValueSet& found) const {
-    const std::size_t count = std::min(word_count(wanted), found.word_count());
+    const std::size_t count = std::min({Words, wanted.word_count(), found.word_count()});
     for (std::size_t w = 0; w < count; ++w) {
       found.data()[w] |= wanted.data()[w] & ~words[w];
       wanted.data()[w] = words[w];
     }
-  }
-  static std::size_t word_count(const ValueSet& set) {
-    return std::min<std::size_t>(kLookupValues / 64, set.word_count());
   }
 };
 
@@ -120,6 +120,9 @@ struct MirroredPairs {
   Value value(std::uint64_t x) const { return static_cast<Value>(g[x] ^ g[m - x]); }
 #ifdef SGX_HAVE_X86_PATHS
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i reverse) const;
+  // The first count values from x (fewer than a vector); the other lanes hold any values.
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
+                                                                           __m512i reverse) const;
 #endif
 };
 
@@ -132,6 +135,18 @@ struct ForwardPairs {
 #ifdef SGX_HAVE_X86_PATHS
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i /*reverse*/) const {
     return _mm512_xor_si512(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x));
+  }
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
+                                                                           __m512i /*reverse*/) const {
+    if constexpr (sizeof(T) == 1) {
+      const __mmask64 loaded = (__mmask64{1} << count) - 1;
+      return _mm512_xor_si512(_mm512_maskz_loadu_epi8(loaded, parts + x),
+                              _mm512_maskz_loadu_epi8(loaded, partners + x));
+    } else {
+      const __mmask32 loaded = (__mmask32{1} << count) - 1;
+      return _mm512_xor_si512(_mm512_maskz_loadu_epi16(loaded, parts + x),
+                              _mm512_maskz_loadu_epi16(loaded, partners + x));
+    }
   }
 #endif
 };
@@ -317,6 +332,28 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>:
   return _mm512_xor_si512(_mm512_loadu_si512(g + x), partners);
 }
 
+// The partners of the count pairs from x are loaded forwards from m - (x + count - 1), so no
+// load starts before g, and the permute's indices are shifted down to reverse only the lanes
+// loaded (the lanes past count hold any values: the caller masks them off).
+template <class T>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>::values_last(std::uint64_t x,
+                                                                                            std::uint64_t count,
+                                                                                            __m512i reverse) const {
+  constexpr std::uint64_t kLanes = 64 / sizeof(T);
+  const T* partners_from = g + (m - (x + count - 1));
+  if constexpr (sizeof(T) == 1) {
+    const __mmask64 loaded = (__mmask64{1} << count) - 1;
+    const __m512i indices = _mm512_sub_epi8(reverse, _mm512_set1_epi8(static_cast<char>(kLanes - count)));
+    const __m512i partners = Avx512Vectors::permute<T>(indices, _mm512_maskz_loadu_epi8(loaded, partners_from));
+    return _mm512_xor_si512(_mm512_maskz_loadu_epi8(loaded, g + x), partners);
+  } else {
+    const __mmask32 loaded = (__mmask32{1} << count) - 1;
+    const __m512i indices = _mm512_sub_epi16(reverse, _mm512_set1_epi16(static_cast<short>(kLanes - count)));
+    const __m512i partners = Avx512Vectors::permute<T>(indices, _mm512_maskz_loadu_epi16(loaded, partners_from));
+    return _mm512_xor_si512(_mm512_maskz_loadu_epi16(loaded, g + x), partners);
+  }
+}
+
 // One-byte values: 64 pairs a vector. The byte of the set that holds v is fetched with a byte
 // permute indexed by v >> 3, the bit within it by one indexed by v. The index v >> 3 comes from
 // a 16-bit shift that leaves a stray bit above it, so the 256-bit set is held twice in the
@@ -324,6 +361,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>:
 struct ByteLookup {
   using T = std::uint8_t;
   using Lanes = std::uint64_t;
+  static constexpr std::size_t kWords = 4;
   __m512i bytes, bit_of;
 
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) explicit ByteLookup(const std::uint64_t* words) {
@@ -350,6 +388,7 @@ struct WordLookup {
   static_assert(512 * Tables <= kLookupValues);
   using T = std::uint16_t;
   using Lanes = std::uint32_t;
+  static constexpr std::size_t kWords = 8 * Tables;
   __m512i tables[Tables];
   __m512i ones, sevens, table_end, second_pair;
 
@@ -382,7 +421,7 @@ struct WordLookup {
 template <class Lookup, class Pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
     const Lookup lookup, const Pairs& pairs, __m512i reverse, std::uint64_t from, std::uint64_t noted,
-    LookupTable& table, std::uint64_t left) {
+    LookupTable<Lookup::kWords>& table, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   alignas(64) typename Lookup::T values[kLanes];
   for (; noted; noted &= noted - 1) {
@@ -423,7 +462,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_run
     const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<typename Lookup::T>();
-  LookupTable table(wanted);
+  LookupTable<Lookup::kWords> table(wanted);
   Lookup lookup(table.words);
   std::uint64_t x = from;
   while (left > 0 && x + kLanes - 1 <= to) {
@@ -433,8 +472,17 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_run
       lookup.reload(table.words);
     }
   }
+  if (left > 0 && x <= to) {  // the last pairs, fewer than a vector: one more, partly loaded
+    const std::uint64_t count = to + 1 - x;
+    const __m512i v = pairs.values_last(x, count, reverse);
+    alignas(64) typename Lookup::T values[kLanes];
+    _mm512_store_si512(values, v);
+    const auto loaded = static_cast<typename Lookup::Lanes>((typename Lookup::Lanes{1} << count) - 1);
+    for (auto hits = lookup.hits(v) & loaded; hits; hits &= hits - 1)
+      left -= table.take(values[std::countr_zero(hits)]);
+  }
   table.move_taken(wanted, found);
-  return take_portable(pairs, x, to, wanted, found, left);
+  return left;
 }
 
 template <class Lookup, class Pairs>
