@@ -498,7 +498,7 @@ class SparseKernel final : public Kernel {
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n || left == 0) break;
         const auto [from, to] = range(move, a, last);
-        if (from <= to) left = take_pair_values(g.data(), n - move.take, from, to, bound_, missing, found, left);
+        if (from <= to) left = take_pair_values(g.data(), n - move.take, from, to, missing, found, left);
       }
       a = last + 1;
     }

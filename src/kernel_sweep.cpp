@@ -123,8 +123,12 @@ class SweepKernel final : public Kernel {
     marks.move_into(values);
   }
 
-  // The lookup's values are those below this.
-  Value lookup_limit() const { return static_cast<Value>(std::min<std::uint64_t>(kLookupValues, bound_)); }
+  // The lookup's values are those below this, for a heap whose known values lack `least` first:
+  // the wanted values then span at most kLookupValues (the lookup's table starts at the word of
+  // the least).
+  Value lookup_limit(Value least) const {
+    return static_cast<Value>(std::min<std::uint64_t>(least - least % 64 + kLookupValues, bound_));
+  }
 
   // Looks the pairs of ranges up for the values below `below` missing from values, adding those
   // found; returns whether one is still missing (values then holds every pair value below `below`).
@@ -135,7 +139,7 @@ class SweepKernel final : public Kernel {
     for (const PairRange& r : ranges) {
       if (left == 0 || r.lo > r.hi) continue;
       const T* partners = rev.data.data() + (rev.capacity - 1 - (r.m - r.lo));  // G(m - lo), G(m - lo - 1), ...
-      left = take_xor_values(g.data() + r.lo, partners, r.hi - r.lo + 1, bound_, wanted, values, left);
+      left = take_xor_values(g.data() + r.lo, partners, r.hi - r.lo + 1, wanted, values, left);
     }
     return left > 0;
   }
@@ -150,7 +154,7 @@ class SweepKernel final : public Kernel {
   // Fills known with the values of heap n's known pairs. Where the lookup applies, the first
   // pairs are marked, in chunks while a chunk still shows new values often enough; the rest are
   // looked up (take_xor_values) for the values not seen yet, a fraction of a mark's cost a pair.
-  // A value found by the lookup costs far more (its vector is gone through lane by lane), and
+  // A value found by the lookup costs far more (its vector is gone through again), and
   // most values wanted lie above the mex, where finding them is wasted: so the lookup first
   // looks for the least lookup_rank_ of them only. If all of those turn up, the mex lies above
   // them and the pairs are looked up again for the rest; if those too, every pair is marked.
@@ -164,7 +168,6 @@ class SweepKernel final : public Kernel {
       marks.move_into(known);
       return {kEveryValue, false};
     }
-    const Value limit = lookup_limit();
     PairRanges rest = known_pairs(n, start);  // what the marking leaves
     for (int i = 0; i < rest.count; ++i) {
       PairRange& r = rest.ranges[i];
@@ -180,6 +183,7 @@ class SweepKernel final : public Kernel {
     marks.move_into(known);
     if (std::all_of(rest.begin(), rest.end(), [](const PairRange& r) { return r.lo > r.hi; }))
       return {kEveryValue, false};  // a small heap: every pair marked
+    const Value limit = lookup_limit(known.first_missing());
     wanted.assign_missing_below(known, limit);
     const Value first_limit = wanted.nth_present(lookup_rank_, limit);
     if (look_up(g, rev, rest, first_limit, known, wanted)) return {first_limit, false};
@@ -265,8 +269,8 @@ class SweepKernel final : public Kernel {
   // Looks for more values at first when more than 1/kSweepTwiceHigh of the heaps were looked up
   // twice, fewer when fewer than 1/kSweepTwiceLow were (judged every kSweepReviewHeaps). Stops
   // looking up for good when most heaps had all their pairs marked after all, their mex lying
-  // past what the lookup covers: values past its table, or the moves to one heap giving every
-  // value below the heap's mex (Lasker's Nim, whose G(n) is about n).
+  // past what the lookup covers: kLookupValues past the first value not seen, or the moves to one
+  // heap giving every value below the heap's mex (Lasker's Nim, whose G(n) is about n).
   void adapt_lookups(std::uint64_t heaps, std::uint64_t looked_twice, std::uint64_t marked_after_all) {
     reviewed_heaps_ += heaps;
     looked_twice_ += looked_twice;

@@ -72,29 +72,32 @@ std::uint32_t find_portable(const T* g, std::uint64_t m, std::uint64_t from, std
   return wanted.found;
 }
 
-// The wanted values below 64 * Words as a table (a lookup's values beyond are never wanted),
-// from which the lookup takes values; move_taken then moves those from wanted to found.
+// The wanted values in [base, base + 64 * Words) as a table (base a multiple of 64; a lookup's
+// values outside are never wanted), from which the lookup takes values; move_taken then moves
+// those from wanted to found.
 template <std::size_t Words>
 struct LookupTable {
   alignas(64) std::uint64_t words[Words];
+  std::size_t first_word;  // base / 64
 
-  explicit LookupTable(const ValueSet& wanted) {
-    const std::size_t copied = std::min(Words, wanted.word_count());
-    std::memcpy(words, wanted.data(), copied * 8);
+  LookupTable(const ValueSet& wanted, Value base) : first_word(base / 64) {
+    const std::size_t copied = std::min(Words, wanted.word_count() - std::min(first_word, wanted.word_count()));
+    std::memcpy(words, wanted.data() + first_word, copied * 8);
     std::fill(words + copied, words + Words, 0);
   }
-  // Removes v (below 64 * Words) if it is still in the table, without a branch; returns 1 if it
-  // was.
-  std::uint64_t take(Value v) {
-    const std::uint64_t word = words[v >> 6], held = word >> (v & 63) & 1;
-    words[v >> 6] = word & ~(held << (v & 63));
+  // Removes the value base + offset (offset below 64 * Words) if it is still in the table,
+  // without a branch; returns 1 if it was.
+  std::uint64_t take(Value offset) {
+    const std::uint64_t word = words[offset >> 6], held = word >> (offset & 63) & 1;
+    words[offset >> 6] = word & ~(held << (offset & 63));
     return held;
   }
   void move_taken(ValueSet& wanted, ValueSet& found) const {
-    const std::size_t count = std::min({Words, wanted.word_count(), found.word_count()});
+    const std::size_t count = std::min(Words, std::min(wanted.word_count(), found.word_count()) -
+                                                  std::min(first_word, wanted.word_count()));
     for (std::size_t w = 0; w < count; ++w) {
-      found.data()[w] |= wanted.data()[w] & ~words[w];
-      wanted.data()[w] = words[w];
+      found.data()[first_word + w] |= wanted.data()[first_word + w] & ~words[w];
+      wanted.data()[first_word + w] = words[w];
     }
   }
 };
@@ -364,13 +367,16 @@ struct ByteLookup {
   static constexpr std::size_t kWords = 4;
   __m512i bytes, bit_of;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) explicit ByteLookup(const std::uint64_t* words) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) ByteLookup(const std::uint64_t* words, Value /*base: 0*/) {
     bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
     reload(words);
   }
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void reload(const std::uint64_t* words) {
     bytes = _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
   }
+  // The values of v as offsets from the table's base, which is 0.
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i offsets(__m512i v) const { return v; }
+  // The lanes of offsets (from offsets()) that hold a wanted value.
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) Lanes hits(__m512i v) const {
     const __m512i byte = Avx512Vectors::permute<std::uint8_t>(_mm512_srli_epi16(v, 3), bytes);
     const __m512i bit = Avx512Vectors::permute<std::uint8_t>(v, bit_of);
@@ -378,11 +384,13 @@ struct ByteLookup {
   }
 };
 
-// Two-byte values: 32 pairs a vector, the set of values below 512 * Tables in Tables 64-byte
-// registers, looked up by the low byte of v >> 3: bits 3-9 of v pick a byte of a pair of
-// registers, bit 10 the pair. The high byte of each lane looks up nothing useful and is masked
-// off, as are values past the table: none of them is wanted.
-template <int Tables>
+// Two-byte values: 32 pairs a vector, the set of values in [base, base + 512 * Tables) in Tables
+// 64-byte registers, looked up by the offset d = v - base: the low byte of d >> 3 (bits 3-9 of
+// d pick a byte of a pair of registers, bit 10 the pair). The high byte of each lane looks up
+// nothing useful and is masked off, as are values outside the table (below base, d wraps round
+// past it): none of them is wanted. Shifted: base may be above 0 (a subtraction more a vector;
+// without it base is 0 and d is v).
+template <int Tables, bool Shifted>
 struct WordLookup {
   static_assert(Tables == 2 || Tables == 4);
   static_assert(512 * Tables <= kLookupValues);
@@ -390,9 +398,10 @@ struct WordLookup {
   using Lanes = std::uint32_t;
   static constexpr std::size_t kWords = 8 * Tables;
   __m512i tables[Tables];
-  __m512i ones, sevens, table_end, second_pair;
+  __m512i base, ones, sevens, table_end, second_pair;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) explicit WordLookup(const std::uint64_t* words) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) WordLookup(const std::uint64_t* words, Value table_base) {
+    base = _mm512_set1_epi16(static_cast<short>(table_base));
     ones = _mm512_set1_epi16(1);
     sevens = _mm512_set1_epi16(7);
     table_end = _mm512_set1_epi16(static_cast<short>(512 * Tables));
@@ -402,6 +411,12 @@ struct WordLookup {
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void reload(const std::uint64_t* words) {
     for (int t = 0; t < Tables; ++t) tables[t] = _mm512_load_si512(words + 8 * t);
   }
+  // The values of v as offsets from the table's base.
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i offsets(__m512i v) const {
+    if constexpr (Shifted) return _mm512_sub_epi16(v, base);
+    return v;
+  }
+  // The lanes of offsets (from offsets()) that hold a wanted value.
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) Lanes hits(__m512i v) const {
     const __m512i index = _mm512_srli_epi16(v, 3);
     __m512i byte = _mm512_permutex2var_epi8(tables[0], index, tables[1]);
@@ -425,7 +440,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   alignas(64) typename Lookup::T values[kLanes];
   for (; noted; noted &= noted - 1) {
-    const __m512i v = pairs.values(from + kLanes * static_cast<std::uint64_t>(std::countr_zero(noted)), reverse);
+    const __m512i v =
+        lookup.offsets(pairs.values(from + kLanes * static_cast<std::uint64_t>(std::countr_zero(noted)), reverse));
     _mm512_store_si512(values, v);
     for (auto hits = lookup.hits(v); hits; hits &= hits - 1) left -= table.take(values[std::countr_zero(hits)]);
   }
@@ -446,12 +462,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(co
   std::uint64_t noted = 0, i = 0;
   if constexpr (FewLeft) {
     for (std::uint64_t noted_count = 0; i < vectors && noted_count < left; ++i) {
-      const bool hit = lookup.hits(pairs.values(x + kLanes * i, reverse)) != 0;
+      const bool hit = lookup.hits(lookup.offsets(pairs.values(x + kLanes * i, reverse))) != 0;
       noted |= std::uint64_t{hit} << i;
       noted_count += hit;
     }
   } else {
-    for (; i < vectors; ++i) noted |= std::uint64_t{lookup.hits(pairs.values(x + kLanes * i, reverse)) != 0} << i;
+    for (; i < vectors; ++i)
+      noted |= std::uint64_t{lookup.hits(lookup.offsets(pairs.values(x + kLanes * i, reverse))) != 0} << i;
   }
   x += kLanes * i;
   return noted;
@@ -459,11 +476,12 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(co
 
 template <bool FewLeft, class Lookup, class Pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_runs(
-    const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+    const Pairs& pairs, std::uint64_t from, std::uint64_t to, Value base, ValueSet& wanted, ValueSet& found,
+    std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   const __m512i reverse = Avx512Vectors::reversed_lane_indices<typename Lookup::T>();
-  LookupTable<Lookup::kWords> table(wanted);
-  Lookup lookup(table.words);
+  LookupTable<Lookup::kWords> table(wanted, base);
+  Lookup lookup(table.words, base);
   std::uint64_t x = from;
   while (left > 0 && x + kLanes - 1 <= to) {
     const std::uint64_t run_from = x;
@@ -474,7 +492,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_run
   }
   if (left > 0 && x <= to) {  // the last pairs, fewer than a vector: one more, partly loaded
     const std::uint64_t count = to + 1 - x;
-    const __m512i v = pairs.values_last(x, count, reverse);
+    const __m512i v = lookup.offsets(pairs.values_last(x, count, reverse));
     alignas(64) typename Lookup::T values[kLanes];
     _mm512_store_si512(values, v);
     const auto loaded = static_cast<typename Lookup::Lanes>((typename Lookup::Lanes{1} << count) - 1);
@@ -486,10 +504,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_run
 }
 
 template <class Lookup, class Pairs>
-std::uint64_t take_vectors(const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
+std::uint64_t take_vectors(const Pairs& pairs, std::uint64_t from, std::uint64_t to, Value base, ValueSet& wanted,
                            ValueSet& found, std::uint64_t left) {
-  return left <= kSearchedValues ? take_in_runs<true, Lookup>(pairs, from, to, wanted, found, left)
-                                 : take_in_runs<false, Lookup>(pairs, from, to, wanted, found, left);
+  return left <= kSearchedValues ? take_in_runs<true, Lookup>(pairs, from, to, base, wanted, found, left)
+                                 : take_in_runs<false, Lookup>(pairs, from, to, base, wanted, found, left);
 }
 
 #endif
@@ -509,33 +527,40 @@ std::uint32_t find(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
   return find_portable(g, m, from, to, wanted);
 }
 
-// The lookup, where it applies: with AVX-512, for one-byte values, and for two-byte ones when
-// every wanted value is below kLookupValues (two table registers when below half of it). Says
-// whether it applied; left is then what is left.
+// The lookup, where it applies: with AVX-512, for one-byte values, and for two-byte ones when the
+// wanted values span fewer than kLookupValues (two table registers when under half of that), the
+// table starting at 0 or else at the word of the least. Says whether it applied; left is then
+// what is left.
 template <class T, class Pairs>
-bool take_looked_up(const Pairs& pairs, std::uint64_t from, std::uint64_t to, std::uint64_t value_bound,
-                    ValueSet& wanted, ValueSet& found, std::uint64_t& left) {
+bool take_looked_up(const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted, ValueSet& found,
+                    std::uint64_t& left) {
 #ifdef SGX_HAVE_X86_PATHS
   if (vector_path() == VectorPath::Avx512) {
-    if constexpr (sizeof(T) == 1) return left = take_vectors<ByteLookup>(pairs, from, to, wanted, found, left), true;
-    if constexpr (sizeof(T) == 2) {
-      if (value_bound <= kLookupValues / 2 || !wanted.holds_from(kLookupValues / 2))
-        return left = take_vectors<WordLookup<2>>(pairs, from, to, wanted, found, left), true;
-      if (value_bound <= kLookupValues || !wanted.holds_from(kLookupValues))
-        return left = take_vectors<WordLookup<4>>(pairs, from, to, wanted, found, left), true;
+    if constexpr (sizeof(T) == 1)
+      return left = take_vectors<ByteLookup>(pairs, from, to, Value{0}, wanted, found, left), true;
+    if constexpr (sizeof(T) == 2) {  // the fewest instructions a vector first
+      const Value least = wanted.first_present(0), base = least - least % 64, last = wanted.last_present(least);
+      if (last < kLookupValues / 2)
+        return left = take_vectors<WordLookup<2, false>>(pairs, from, to, 0, wanted, found, left), true;
+      if (last - base < kLookupValues / 2)
+        return left = take_vectors<WordLookup<2, true>>(pairs, from, to, base, wanted, found, left), true;
+      if (last < kLookupValues)
+        return left = take_vectors<WordLookup<4, false>>(pairs, from, to, 0, wanted, found, left), true;
+      if (last - base < kLookupValues)
+        return left = take_vectors<WordLookup<4, true>>(pairs, from, to, base, wanted, found, left), true;
     }
   }
 #endif
-  (void)pairs, (void)from, (void)to, (void)value_bound, (void)wanted, (void)found, (void)left;
+  (void)pairs, (void)from, (void)to, (void)wanted, (void)found, (void)left;
   return false;
 }
 
 // take_pair_values: the lookup where it applies, else compares with kSearchedValues values at a
 // time, each batch over the whole range.
 template <class T>
-std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, std::uint64_t value_bound,
-                   ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  if (take_looked_up<T>(MirroredPairs<T>{g, m}, from, to, value_bound, wanted, found, left)) return left;
+std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
+                   ValueSet& found, std::uint64_t left) {
+  if (take_looked_up<T>(MirroredPairs<T>{g, m}, from, to, wanted, found, left)) return left;
   T batch[kSearchedValues];
   Value next = 0;  // batches go through the wanted values in increasing order
   while (left > 0) {
@@ -558,11 +583,11 @@ std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_
 
 // take_xor_values: the lookup where it applies, else a loop.
 template <class T>
-std::uint64_t take_xor(const T* parts, const T* partners, std::uint64_t count, std::uint64_t value_bound,
-                       ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+std::uint64_t take_xor(const T* parts, const T* partners, std::uint64_t count, ValueSet& wanted,
+                       ValueSet& found, std::uint64_t left) {
   if (count == 0) return left;
   const ForwardPairs<T> pairs{parts, partners};
-  if (take_looked_up<T>(pairs, 0, count - 1, value_bound, wanted, found, left)) return left;
+  if (take_looked_up<T>(pairs, 0, count - 1, wanted, found, left)) return left;
   return take_portable(pairs, 0, count - 1, wanted, found, left);
 }
 
@@ -584,29 +609,29 @@ std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uin
 }
 
 std::uint64_t take_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take(g, m, from, to, value_bound, wanted, found, left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, wanted, found, left);
 }
 std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take(g, m, from, to, value_bound, wanted, found, left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, wanted, found, left);
 }
 std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take(g, m, from, to, value_bound, wanted, found, left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take(g, m, from, to, wanted, found, left);
 }
 
 std::uint64_t take_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take_xor(parts, partners, count, value_bound, wanted, found, left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, wanted, found, left);
 }
 std::uint64_t take_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take_xor(parts, partners, count, value_bound, wanted, found, left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, wanted, found, left);
 }
 std::uint64_t take_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left) {
-  return take_xor(parts, partners, count, value_bound, wanted, found, left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left) {
+  return take_xor(parts, partners, count, wanted, found, left);
 }
 
 }  // namespace sgx

@@ -28,28 +28,28 @@ std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uin
                                const std::uint32_t* wanted, int count);
 
 // Moves from wanted to found each value G(x) ^ G(m - x) with x in [from, to] (to <= m - to),
-// stopping once left (the number of values in wanted) reaches 0; returns what is left. Every
-// value of g is below value_bound, and wanted and found hold values below it. With AVX-512 the
-// pairs' values are looked up in the wanted set, which costs the same however many are wanted
-// (one-byte values, and two-byte ones when every wanted value is below kLookupValues);
-// otherwise they are compared with kSearchedValues of them at a time (find_pair_values), which
-// pays only for a few wanted values.
+// stopping once left (the number of values in wanted) reaches 0; returns what is left. found
+// holds at least the values wanted does. With AVX-512 the pairs' values are looked up in the
+// wanted set, which costs the same however many are wanted (one-byte values, and two-byte ones
+// when the wanted values span fewer than kLookupValues, wherever they lie); otherwise they are
+// compared with kSearchedValues of them at a time (find_pair_values), which pays only for a few
+// wanted values.
 inline constexpr std::uint64_t kLookupValues = 2048;
 std::uint64_t take_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left);
 std::uint64_t take_pair_values(const std::uint16_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left);
 std::uint64_t take_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
-                               std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                               ValueSet& wanted, ValueSet& found, std::uint64_t left);
 
 // The same for the values parts[x] ^ partners[x] with x < count (a sweep keeps G reversed, so a
 // pair's parts both run forwards and no vector needs reversing): the lookup where it applies,
 // else a loop.
 std::uint64_t take_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left);
 std::uint64_t take_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left);
 std::uint64_t take_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, std::uint64_t count,
-                              std::uint64_t value_bound, ValueSet& wanted, ValueSet& found, std::uint64_t left);
+                              ValueSet& wanted, ValueSet& found, std::uint64_t left);
 
 }  // namespace sgx

@@ -80,6 +80,13 @@ class ValueSet {
     return none_value;
   }
 
+  // The greatest value in the set, or none_value when it is empty.
+  Value last_present(Value none_value) const {
+    for (std::size_t w = words_.size(); w-- > 0;)
+      if (words_[w]) return static_cast<Value>(w * 64 + 63 - std::countl_zero(words_[w]));
+    return none_value;
+  }
+
   // The value with k values of the set below it (k = 0: the least), or none_value when the set
   // holds at most k values.
   Value nth_present(std::uint64_t k, Value none_value) const {

@@ -119,14 +119,15 @@ TEST_P(PairSearchUnder, PairsPastTheRangeAreNotRead) {
   check_pairs_past_the_range_are_not_read<std::uint16_t>();
 }
 
-// take_pair_values and take_xor_values against a loop: the wanted set ends as the wanted values no pair in the range
-// gives, found gains exactly the others, and the count left agrees. Wanted values lie below
-// wanted_below (pairs' values may go up to value_bound); a third of the trials want hundreds.
-// With AVX-512, value_bound 256 and wanted values below 1024 or 2048 take the lookup (values
-// past them in g must be passed over), others the compares.
+// take_pair_values and take_xor_values against a loop: the wanted set ends as the wanted values
+// no pair in the range gives, found gains exactly the others, and the count left agrees. Wanted
+// values lie in [wanted_from, wanted_below) (pairs' values may lie anywhere below value_bound); a
+// third of the trials want hundreds. With AVX-512, one-byte values and wanted values spanning
+// under 1024 or 2048 take the lookup (values outside the span in g must be passed over, those
+// below it as well as those above), others the compares.
 template <class T>
-void check_random_takes(std::uint64_t value_bound, std::uint64_t wanted_below) {
-  std::mt19937_64 rng(777 + sizeof(T) + value_bound + wanted_below);
+void check_random_takes(std::uint64_t value_bound, std::uint64_t wanted_below, std::uint64_t wanted_from = 0) {
+  std::mt19937_64 rng(777 + sizeof(T) + value_bound + wanted_below + wanted_from);
   std::vector<T> g(5000);
   for (T& v : g) v = static_cast<T>(rng() % value_bound);
   int emptied = 0, partly = 0;
@@ -140,8 +141,9 @@ void check_random_takes(std::uint64_t value_bound, std::uint64_t wanted_below) {
     for (int i = 0; i < count; ++i) {
       const std::uint64_t x = from + rng() % (to - from + 1);
       const auto pair_value = static_cast<Value>(g[x] ^ g[m - x]);
-      const bool from_pair = pair_value < wanted_below && (all_in_range || rng() % 2);
-      wanted.insert(from_pair ? pair_value : static_cast<Value>(rng() % wanted_below));
+      const bool from_pair =
+          pair_value >= wanted_from && pair_value < wanted_below && (all_in_range || rng() % 2);
+      wanted.insert(from_pair ? pair_value : static_cast<Value>(wanted_from + rng() % (wanted_below - wanted_from)));
     }
     if (all_in_range) {  // only values a pair gives
       ValueSet given(value_bound);
@@ -170,10 +172,9 @@ void check_random_takes(std::uint64_t value_bound, std::uint64_t wanted_below) {
     ValueSet xor_wanted(value_bound), xor_found(value_bound);
     xor_wanted.assign(wanted);
     xor_found.assign(found);
-    ASSERT_EQ(take_pair_values(g.data(), m, from, to, value_bound, wanted, found, left), expected_left)
+    ASSERT_EQ(take_pair_values(g.data(), m, from, to, wanted, found, left), expected_left)
         << "m " << m << " from " << from << " to " << to;
-    ASSERT_EQ(take_xor_values(g.data() + from, partners.data(), partners.size(), value_bound, xor_wanted, xor_found,
-                              left),
+    ASSERT_EQ(take_xor_values(g.data() + from, partners.data(), partners.size(), xor_wanted, xor_found, left),
               expected_left)
         << "m " << m << " from " << from << " to " << to;
     for (Value v = 0; v < value_bound; ++v) {
@@ -195,6 +196,10 @@ TEST_P(PairSearchUnder, TakeTwoByteValuesEqualsALoop) {
   check_random_takes<std::uint16_t>(4096, 1024);
   check_random_takes<std::uint16_t>(8192, 2048);
   check_random_takes<std::uint16_t>(4096, 4096);
+  check_random_takes<std::uint16_t>(8192, 4000, 3000);    // a window of two registers, from 2944
+  check_random_takes<std::uint16_t>(8192, 7000, 5000);    // four registers, from 4992
+  check_random_takes<std::uint16_t>(65536, 64000, 62100);  // pairs' values below it wrap round
+  check_random_takes<std::uint16_t>(8192, 8000, 5000);    // too wide for the lookup
 }
 TEST_P(PairSearchUnder, TakeFourByteValuesEqualsALoop) { check_random_takes<std::uint32_t>(1024, 1024); }
 
