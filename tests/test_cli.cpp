@@ -265,8 +265,9 @@ std::string run_on_terminal(const std::string& tool, const std::vector<std::stri
 }
 
 TEST_F(CliTest, StatusLineShowsOnATerminalOnly) {
-  // Long enough (half a second or more) for the status line, refreshed a few times a second, to show.
-  const std::vector<std::string> args = {"grundy", "--n", "2^18", "--out", path("g.h5")};
+  // Long enough for the status line, first shown after a quarter of a second and refreshed as
+  // often, to show several times: about 1.5 s here (2^18, 0.2 s by now, showed none).
+  const std::vector<std::string> args = {"grundy", "--n", "2^21", "--out", path("g.h5")};
   const std::string screen = run_on_terminal("run_octal", args);
   EXPECT_TRUE(contains(screen, "\r\033[K n ")) << screen;
   EXPECT_TRUE(contains(screen, "values/s  elapsed ")) << screen;
