@@ -492,8 +492,12 @@ class SparseKernel final : public Kernel {
       left = missing.remove_all(found);
     }
     const std::uint64_t listed_to = std::min(a - 1, largest_a);
-    // Chunks grow, so that a value found early costs little and a long search few rounds.
-    for (std::uint64_t search_chunk = chunk; left > 0 && a <= largest_a; search_chunk *= 2) {
+    // Chunks grow, so that a long search takes few rounds. The lookup stops as soon as it may have
+    // found every value, so a first chunk of many vectors costs little when they turn up early
+    // (one of 16 times the marked chunk: the lookups of Grundy's game and 0.6 to 2^21 took 8% and
+    // 14% less time than starting at the marked chunk's size, counted on one thread).
+    for (std::uint64_t search_chunk = tuning::kSparseSearchChunks * chunk; left > 0 && a <= largest_a;
+         search_chunk *= 2) {
       const std::uint64_t last = a + search_chunk - 1;
       for (const SplitMove& move : splits) {
         if (move.take + 2 > n || left == 0) break;

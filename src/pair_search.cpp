@@ -450,8 +450,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
 
 // Notes the vectors from x on with a wanted value, at most 64 and up to the last whole one before
 // to; returns the bits and moves x past the vectors gone through. FewLeft: a lookup for at most
-// kSearchedValues values (the sparse kernel's, which mostly finds them soon) stops once as many
-// vectors are noted as values are left, as they may hold them all.
+// kSearchedValues values (the sparse kernel's, which mostly finds them soon) stops once the noted
+// vectors have as many lanes with a wanted value as values are left, as they may hold them all.
 template <bool FewLeft, class Lookup, class Pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(const Lookup& lookup,
                                                                               const Pairs& pairs, __m512i reverse,
@@ -461,10 +461,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(co
   const std::uint64_t vectors = std::min<std::uint64_t>(64, (to + 1 - x) / kLanes);
   std::uint64_t noted = 0, i = 0;
   if constexpr (FewLeft) {
-    for (std::uint64_t noted_count = 0; i < vectors && noted_count < left; ++i) {
-      const bool hit = lookup.hits(lookup.offsets(pairs.values(x + kLanes * i, reverse))) != 0;
-      noted |= std::uint64_t{hit} << i;
-      noted_count += hit;
+    for (std::uint64_t lanes_noted = 0; i < vectors && lanes_noted < left; ++i) {
+      const auto hits = lookup.hits(lookup.offsets(pairs.values(x + kLanes * i, reverse)));
+      noted |= std::uint64_t{hits != 0} << i;
+      lanes_noted += static_cast<std::uint64_t>(std::popcount(hits));
     }
   } else {
     for (; i < vectors; ++i)

@@ -38,6 +38,9 @@ inline constexpr std::uint64_t kScanWindow = 256;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
 inline constexpr std::uint64_t kSparseScanChunk = 64;
+// The scan's lookups (once few values are missing) start with chunks of kSparseSearchChunks times
+// the marked chunk, doubling.
+inline constexpr std::uint64_t kSparseSearchChunks = 16;
 // Re-choose the rare mask when the rare list has grown by this factor since the last choice.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
 
