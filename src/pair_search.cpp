@@ -214,10 +214,9 @@ struct Avx2Vectors {
 
 // The reversal is one lane permute (vpermb for bytes, which needs VBMI: processors with AVX-512
 // BW but not VBMI keep the AVX2 version). Compares land in mask registers, a bit per lane. The
-// last pairs, fewer than a vector, take one more vector through masked loads, because ranges
-// seldom end on a vector's edge and up to 63 pairs one by one cost more than the vector saves:
-// the partners are loaded forwards from m - to, so no load starts before g, and the permute's
-// indices are shifted down to reverse only the lanes loaded.
+// last pairs, fewer than a vector, take one more vector through masked loads
+// (MirroredPairs::values_last), because ranges seldom end on a vector's edge and up to 63 pairs
+// one by one cost more than the vector saves.
 struct Avx512Vectors {
   static constexpr std::uint64_t kBytes = 64;
   static constexpr bool kScansLastPairs = true;  // by the masked vector
@@ -278,21 +277,9 @@ struct Avx512Vectors {
       }
     }
     if (x > to) return x;
-    const std::uint64_t pairs = to - x + 1;
-    const Lanes<T> loaded = (Lanes<T>{1} << pairs) - 1;
-    __m512i left_parts, right_parts;
-    if constexpr (sizeof(T) == 1) {
-      left_parts = _mm512_maskz_loadu_epi8(loaded, g + x);
-      right_parts = _mm512_maskz_loadu_epi8(loaded, g + (m - to));
-    } else {
-      left_parts = _mm512_maskz_loadu_epi16(loaded, g + x);
-      right_parts = _mm512_maskz_loadu_epi16(loaded, g + (m - to));
-    }
-    const __m512i shift = sizeof(T) == 1 ? _mm512_set1_epi8(static_cast<char>(kLanes - pairs))
-                                         : _mm512_set1_epi16(static_cast<short>(kLanes - pairs));
-    const __m512i reverse_loaded = sizeof(T) == 1 ? _mm512_sub_epi8(reverse, shift) : _mm512_sub_epi16(reverse, shift);
-    right_parts = permute<T>(reverse_loaded, right_parts);
-    if (const Lanes<T> lanes = matching_lanes<T>(_mm512_xor_si512(left_parts, right_parts), targets, loaded))
+    const std::uint64_t count = to - x + 1;
+    const __m512i last = MirroredPairs<T>{g, m}.values_last(x, count, reverse);
+    if (const Lanes<T> lanes = matching_lanes<T>(last, targets, (Lanes<T>{1} << count) - 1))
       wanted.note_lanes(g, m, x, lanes);
     return to + 1;
   }
