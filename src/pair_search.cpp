@@ -81,7 +81,8 @@ struct LookupTable {
   std::size_t first_word;  // base / 64
 
   LookupTable(const ValueSet& wanted, Value base) : first_word(base / 64) {
-    const std::size_t copied = std::min(Words, wanted.word_count() - std::min(first_word, wanted.word_count()));
+    const std::size_t end = std::min(first_word + Words, wanted.word_count());
+    const std::size_t copied = end > first_word ? end - first_word : 0;
     std::memcpy(words, wanted.data() + first_word, copied * 8);
     std::fill(words + copied, words + Words, 0);
   }
@@ -93,11 +94,10 @@ struct LookupTable {
     return held;
   }
   void move_taken(ValueSet& wanted, ValueSet& found) const {
-    const std::size_t count = std::min(Words, std::min(wanted.word_count(), found.word_count()) -
-                                                  std::min(first_word, wanted.word_count()));
-    for (std::size_t w = 0; w < count; ++w) {
-      found.data()[first_word + w] |= wanted.data()[first_word + w] & ~words[w];
-      wanted.data()[first_word + w] = words[w];
+    const std::size_t end = std::min({first_word + Words, wanted.word_count(), found.word_count()});
+    for (std::size_t w = first_word; w < end; ++w) {
+      found.data()[w] |= wanted.data()[w] & ~words[w - first_word];
+      wanted.data()[w] = words[w - first_word];
     }
   }
 };
