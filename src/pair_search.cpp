@@ -309,9 +309,9 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 // The vectors are taken in runs of 64, and one that holds a wanted value is only noted as the
 // run goes, by a bit: a branch on it would be mispredicted about as often as it is taken, and
 // each miss throws away the vectors in flight (taking a value cost about 80 cycles that way,
-// measured on Treblecross heaps near 2^16, where a lookup takes about a hundred values). After the run, take_noted goes
-// through the noted vectors: each value is taken from the copy without a branch (a value noted
-// twice is taken once), and the registers are reloaded from it.
+// measured on Treblecross heaps near 2^16, where a lookup takes about a hundred values). After
+// the run, take_noted goes through the noted vectors: each value is taken from the copy without
+// a branch (a value noted twice is taken once), and the registers are reloaded from it.
 
 // A vector of pairs' values: the partners loaded forwards and reversed.
 template <class T>
