@@ -102,14 +102,6 @@ struct LookupTable {
   }
 };
 
-// Moves v from wanted to found if it is still wanted (two lanes of one vector may hold the same
-// value); returns whether it was.
-inline bool take_value(Value v, ValueSet& wanted, ValueSet& found) {
-  if (!wanted.contains(v)) return false;
-  wanted.erase(v);
-  found.insert(v);
-  return true;
-}
 
 // The pairs a lookup goes through, x = from..to, read two ways. MirroredPairs: the partner of x
 // is at m - x in g itself, so a vector of partners is loaded forwards and reversed (one more
@@ -157,8 +149,13 @@ struct ForwardPairs {
 template <class Pairs>
 std::uint64_t take_portable(const Pairs& pairs, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
                             ValueSet& found, std::uint64_t left) {
-  for (std::uint64_t x = from; x <= to && left > 0; ++x)
-    if (take_value(pairs.value(x), wanted, found)) --left;
+  for (std::uint64_t x = from; x <= to && left > 0; ++x) {
+    const Value v = pairs.value(x);
+    if (!wanted.contains(v)) continue;
+    wanted.erase(v);
+    found.insert(v);
+    --left;
+  }
   return left;
 }
 
