@@ -154,7 +154,8 @@ TEST_P(EngineVectorPaths, SweepEqualsNaive) {
   // and Treblecross pass 255), with the first lookup's rank adapting, a second lookup, marking
   // after all when the values pass a power of two, and again in order when the pairs inside a
   // block fill the values the lookup missed. Kayles (0.77) has two splits. Lasker's Nim (G(n)
-  // about n, values past the lookup's 2048) marks nearly every heap in full and stops looking up.
+  // about n, the moves to one heap giving every value below it) marks nearly every heap in full
+  // and stops looking up.
   const std::pair<const char*, std::uint64_t> runs[] = {{"0.6", 20000},
                                                         {"4.47", under_sanitizer() ? 8000 : 24000},
                                                         {"0.007", under_sanitizer() ? 8000 : 16000},
