@@ -6,10 +6,12 @@
 // below c must still be shown present, by scanning split pairs from the small end until each is
 // found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
-// The scan is a coupon collector: the first few hundred pairs find most of the values, the last
-// few take thousands. So it marks every pair's value while many are missing (its first pairs for
-// 64 heaps at once), then tests pairs against the few values still missing, a vector of 32 or 64
-// at a time (pair_search.hpp).
+// The scan is a coupon collector: the last few values take thousands of pairs. Two common parts
+// give a rare value, and two frequent values give it most often, while the first pairs' small
+// parts have small values that reach few of them. So before the scan, every heap's pairs whose
+// first part holds one of the most frequent values are marked (the probe pairs, 64 heaps at
+// once); the scan then marks its pairs while many values are missing and tests them against the
+// few still missing, a vector of 32 or 64 at a time (pair_search.hpp).
 //
 // The rare pairs are the other cost: each heap pairs with every rare position. Their values are
 // marked for the first few hundred; the rest are only screened, 64 heaps at a time, against each
@@ -103,6 +105,7 @@ class SparseKernel final : public Kernel {
   explicit SparseKernel(const Rules& rules) : Kernel(rules), lists_rare_(splits_into_two(rules)) {}
 
   void attach(const Sequence& values) override {
+    forget_probe_parts();
     bound_ = 1;
     histogram_.assign(1, 0);
     rare_.clear();
@@ -112,6 +115,7 @@ class SparseKernel final : public Kernel {
   }
 
   void attach_state(const Sequence& values, const SparseState& state) override {
+    forget_probe_parts();
     histogram_ = state.histogram;
     bound_ = std::bit_ceil(std::max<std::uint64_t>(histogram_.size(), 1));
     histogram_.resize(bound_, 0);
@@ -195,6 +199,7 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
+      if (!released_ && start >= 2 * probes_chosen_at_) choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       // This part runs on one thread while the others wait: the few options of each heap go
@@ -226,8 +231,9 @@ class SparseKernel final : public Kernel {
   }
 
   // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
-  // with r rare, then (a, m - a) for a = 1, 2, ... until every rare value below the least
-  // common value not listed is present. scanned_to_ says up to which a every pair was listed.
+  // with r rare, the probe pairs, then (a, m - a) for a = 1, 2, ... until every rare value below
+  // the least common value not listed is present. scanned_to_ says up to which a every pair was
+  // listed.
   template <class T>
   void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
@@ -248,7 +254,7 @@ class SparseKernel final : public Kernel {
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
         screened.clear();
         mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
-        const std::uint64_t window_to = mark_scan_window_of_group(g, start, first, last, group);
+        mark_probe_pairs_of_group(g, start, first, last, group);
         for (std::uint64_t i = first; i < last; ++i) {
           known_[i].clear();
           group.move_row_into(i - first, known_[i]);
@@ -256,11 +262,9 @@ class SparseKernel final : public Kernel {
         if constexpr (sizeof(T) <= 2)
           if (!screened.empty()) screen_group(g, first, last, screened, group);
         for (std::uint64_t i = first; i < last; ++i) {
-          scanned_to_[i] = window_to;
           const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
           if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
-            scanned_to_[i] =
-                collect_missing(g, start + i, window_to + 1, 0, start, marks, missing, known_[i]).listed_to;
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
         }
       }
     }
@@ -350,36 +354,54 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // The first pairs (a, m - a) of the scan, marked for the heaps start + i, i in [first, last),
-  // into their rows: the scan marks its first few hundred pairs anyway, and for a given a the
-  // partners m - a of a group's heaps are consecutive, so each a is one vectorised XOR and a store
-  // per heap, as for a rare position. Every pair with a from 1 (partner below start) up to the a
-  // returned is marked, for every heap of the group (0: none, the heaps being too small, or values
-  // released: a bounded run keeps the scan's own checks).
+  // Marks the probe pairs (a, m - a), a in probe_parts_, of the heaps start + i, i in [first,
+  // last), into their rows: for a given a the partners m - a of a group's heaps are consecutive,
+  // so each a is one vectorised XOR and a store per heap, as for a rare position. Only the a that
+  // pair every heap of the group with a partner below start are taken (none while values are
+  // released: a bounded run keeps the scan's own checks of what it may read).
   template <class T>
-  std::uint64_t mark_scan_window_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                          std::uint64_t last, GroupMarks& group) const {
-    const auto& splits = moves_.split_two();
+  void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+                                 std::uint64_t last, GroupMarks& group) const {
+    if (released_) return;
     const std::uint64_t heaps = last - first;
-    const std::uint64_t n_lo = start + first, n_hi = start + last - 1;
-    if (released_ || splits.empty() || splits.back().take + 2 * tuning::kScanWindow + 2 * heaps > n_lo) return 0;
-    // a from window_from pairs every heap with a partner below start (the split taking fewest
-    // tokens has the largest m); a up to window_to is a first part of every heap's every split.
-    const std::uint64_t window_from = n_hi - splits.front().take - start + 1;
-    std::uint64_t window_to = window_from + tuning::kScanWindow - 1;
-    for (const SplitMove& move : splits) window_to = std::min(window_to, move.largest_first_part(n_lo - move.take));
-    if (window_to < window_from) return 0;
-    for (const SplitMove& move : splits) {
-      const std::uint64_t m_lo = n_lo - move.take;
-      for (std::uint64_t j = 0; j < heaps; ++j) {  // the edge: a below window_from, partner below start
-        auto marks = group.row(j);
-        for (std::uint64_t a = m_lo + j >= start ? m_lo + j - start + 1 : 1; a < window_from; ++a)
-          marks.insert(static_cast<Value>(g[a] ^ g[m_lo + j - a]));
-      }
-      for (std::uint64_t a = window_from; a <= window_to; ++a)
-        group.mark_pair_values(g[a], g.data() + (m_lo - a), heaps, heaps);  // heap j: partner m_lo + j - a
+    for (const SplitMove& move : moves_.split_two()) {
+      if (move.take + 2 > start + first) continue;
+      const std::uint64_t m_lo = start + first - move.take, m_hi = m_lo + heaps - 1;
+      // Partner m - a below start for the largest m; a first part of the smallest m.
+      const std::uint64_t least = m_hi >= start ? m_hi - start + 1 : 1;
+      const std::uint64_t most = move.largest_first_part(m_lo);
+      for (auto a = std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least);
+           a != probe_parts_.end() && *a <= most; ++a)
+        group.mark_pair_values(g[*a], g.data() + (m_lo - *a), heaps, heaps);  // heap j: partner m_lo + j - *a
     }
-    return window_to;
+  }
+
+  void forget_probe_parts() {
+    probe_parts_.clear();
+    probes_chosen_at_ = 0;
+  }
+
+  // Picks the probe parts: the first kProbePositions positions a >= 1 of each of the
+  // kProbeValues most frequent values so far.
+  template <class T>
+  void choose_probe_parts(const ValueVector<T>& g) {
+    probe_parts_.clear();
+    probes_chosen_at_ = std::max<std::uint64_t>(g.size(), 1);
+    std::vector<Value> values;
+    for (Value v = 0; v < histogram_.size(); ++v)
+      if (histogram_[v] > 0) values.push_back(v);
+    const std::size_t chosen = std::min<std::size_t>(values.size(), tuning::kProbeValues);
+    std::partial_sort(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(chosen), values.end(),
+                      [this](Value x, Value y) { return histogram_[x] > histogram_[y]; });
+    std::vector<std::uint64_t> wanted(histogram_.size(), 0);
+    for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = tuning::kProbePositions;
+    std::uint64_t left = chosen * tuning::kProbePositions;
+    for (std::uint64_t a = 1; a < g.size() && left > 0; ++a)
+      if (wanted[g[a]] > 0) {
+        --wanted[g[a]];
+        --left;
+        probe_parts_.push_back(a);
+      }
   }
 
   // Finishes the known sets of the heaps start + i, i in [first, last), from the rare pairs left
@@ -623,6 +645,8 @@ class SparseKernel final : public Kernel {
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
+  std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
+  std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
   std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening
   std::uint64_t screened_heaps_ = 0;   // since the last review_screening()
   std::uint64_t remarked_heaps_ = 0;   // of them, marked after all
