@@ -1,0 +1,84 @@
+// Screening rare pairs against candidate values (pair_screen.hpp) against a plain loop.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "pair_screen.hpp"
+
+namespace sgx {
+
+namespace {
+
+// Random groups: full ones (64 heaps) and short ones, parts equal or not, rare positions spread
+// below the group and bunched around half of its m (where unequal parts skip a heap), candidates
+// that some pair gives and candidates no pair gives. hits starts with bits set that the screen
+// must keep, in lanes past the group's heaps too.
+template <class T>
+void check_random_screens(std::uint64_t value_bound) {
+  if (!can_screen_pairs()) GTEST_SKIP() << "screening needs AVX-512";
+  std::mt19937_64 rng(4242 + sizeof(T));
+  std::vector<T> g(8000);
+  for (T& v : g) v = static_cast<T>(rng() % value_bound);
+  int full = 0, with_skips = 0, hit_slots = 0, missed_slots = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const std::uint64_t heaps = trial % 4 == 3 ? 1 + rng() % (kScreenHeaps - 1) : kScreenHeaps;
+    const std::uint64_t m_lo = 200 + rng() % (g.size() - 200 - kScreenHeaps);
+    const bool unequal = rng() % 2 == 0;
+    std::vector<std::uint64_t> rare;
+    const std::uint64_t count = 1 + rng() % 300;
+    for (std::uint64_t i = 0; i < count; ++i)
+      rare.push_back(i % 3 == 0 ? m_lo / 2 - 20 + rng() % 60 : 1 + rng() % (m_lo - 1));
+    std::sort(rare.begin(), rare.end());
+    rare.erase(std::unique(rare.begin(), rare.end()), rare.end());
+    std::vector<Value> rare_values;
+    for (std::uint64_t r : rare) rare_values.push_back(g[r]);
+    auto pairs = [&](std::uint64_t i, std::uint64_t j) { return !(unequal && 2 * rare[i] == m_lo + j); };
+    auto pair_value = [&](std::uint64_t i, std::uint64_t j) {
+      return static_cast<T>(rare_values[i] ^ g[m_lo + j - rare[i]]);
+    };
+
+    ScreenCandidates<T> candidates;
+    for (int k = 0; k < kScreenSlots; ++k)
+      for (std::uint64_t j = 0; j < kScreenHeaps; ++j) {
+        const std::uint64_t i = rng() % rare.size();
+        candidates.values[k][j] =
+            rng() % 3 == 0 && j < heaps ? pair_value(i, j) : static_cast<T>(rng() % value_bound);
+      }
+    std::uint64_t hits[kScreenSlots], expected[kScreenSlots];
+    for (int k = 0; k < kScreenSlots; ++k) hits[k] = expected[k] = rng() & rng() & rng();
+    for (std::uint64_t i = 0; i < rare.size(); ++i)
+      for (std::uint64_t j = 0; j < heaps; ++j)
+        for (int k = 0; k < kScreenSlots; ++k)
+          if (pairs(i, j) && pair_value(i, j) == candidates.values[k][j]) expected[k] |= std::uint64_t{1} << j;
+
+    screen_rare_pairs(g.data(), m_lo, rare.data(), rare_values.data(), rare.size(), unequal, heaps, candidates, hits);
+    for (int k = 0; k < kScreenSlots; ++k) {
+      ASSERT_EQ(hits[k], expected[k]) << "slot " << k << " m_lo " << m_lo << " heaps " << heaps << " unequal "
+                                      << unequal << " rare positions " << rare.size();
+      for (std::uint64_t j = 0; j < heaps; ++j) ((expected[k] >> j) & 1 ? hit_slots : missed_slots) += 1;
+    }
+    full += heaps == kScreenHeaps;
+    with_skips += unequal && std::any_of(rare.begin(), rare.end(), [&](std::uint64_t r) {
+      return 2 * r >= m_lo && 2 * r < m_lo + heaps;
+    });
+  }
+  // Every kind of group and outcome came up.
+  EXPECT_GT(full, 300);
+  EXPECT_GT(with_skips, 100);
+  EXPECT_GT(hit_slots, 1000);
+  EXPECT_GT(missed_slots, 1000);
+}
+
+TEST(PairScreen, OneByteValuesEqualALoop) { check_random_screens<std::uint8_t>(256); }
+TEST(PairScreen, TwoByteValuesEqualALoop) { check_random_screens<std::uint16_t>(2048); }
+TEST(PairScreen, FewValuesEqualALoop) {  // most pairs give a candidate
+  check_random_screens<std::uint8_t>(8);
+  check_random_screens<std::uint16_t>(8);
+}
+
+}  // namespace
+}  // namespace sgx
