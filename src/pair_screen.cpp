@@ -1,5 +1,7 @@
-// AVX-512 only: 64 one-byte or 2 x 32 two-byte lanes, one heap per lane. Masked loads keep a
-// short group (the last of a run) from reading values that are not computed yet.
+// AVX-512 only: 64 one-byte or 2 x 32 two-byte lanes, one heap per lane. A full group keeps, lane
+// by lane, the least XOR of its pairs' values with each candidate (least_xor_of_pairs); a short
+// group (the last of a run), whose partners past its last heap are not computed yet, and the rare
+// positions that skip a heap are compared with masked loads instead (compare_pairs).
 
 #include "pair_screen.hpp"
 
@@ -8,6 +10,7 @@
 #define SGX_HAVE_AVX512_SCREEN 1
 #endif
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "tuning.hpp"
@@ -32,52 +35,100 @@ std::uint64_t lanes_pairing(std::uint64_t lanes, std::uint64_t m_lo, std::uint64
   return lanes;
 }
 
-__attribute__((target("avx512f,avx512bw"))) void screen_bytes(const std::uint8_t* g, std::uint64_t m_lo,
-                                                               const std::uint64_t* rare, const Value* rare_values,
-                                                               std::uint64_t count, bool unequal_parts,
-                                                               std::uint64_t heaps,
-                                                               const ScreenCandidates<std::uint8_t>& candidates,
-                                                               std::uint64_t* hits) {
+// The rare positions [first, last) of rare[0..count) that pair with only some lanes of a full
+// group: those with 2r among the group's m when parts must differ.
+struct SkippingRange {
+  std::uint64_t first, last;
+};
+SkippingRange skipping_range(std::uint64_t m_lo, const std::uint64_t* rare, std::uint64_t count, bool unequal_parts) {
+  if (!unequal_parts) return {count, count};
+  const std::uint64_t* first = std::lower_bound(rare, rare + count, (m_lo + 1) / 2);
+  const std::uint64_t* last = std::lower_bound(first, rare + count, (m_lo + kScreenHeaps + 1) / 2);
+  return {static_cast<std::uint64_t>(first - rare), static_cast<std::uint64_t>(last - rare)};
+}
+
+// A candidate turns up in a lane once a pair's value XOR the candidate is 0 there, so each slot
+// keeps, lane by lane, the least such XOR so far: two vector instructions a slot and pair, where
+// a compare into a mask and an OR of masks queue for the fewer mask units.
+//
+// least_xor_of_pairs lowers least[k] for the pairs of rare[from..to) with a full group, in
+// vectors of lanes T from the group's lane `first_lane` on (64 bytes: 64 one-byte or 32 two-byte
+// heaps). Its inner loop holds only plain loads: GCC keeps an array of vectors in memory around a
+// builtin that touches memory (a masked load, a prefetch), and here the 16 minima then went to
+// memory every pair. So the partners of the next rare positions are asked for once a batch.
+template <class T>
+__attribute__((target("avx512f,avx512bw"))) void least_xor_of_pairs(const T* g, std::uint64_t m_lo,
+                                                                     const std::uint64_t* rare,
+                                                                     const Value* rare_values, std::uint64_t from,
+                                                                     std::uint64_t to,
+                                                                     const ScreenCandidates<T>& candidates,
+                                                                     std::uint64_t first_lane, __m512i* least) {
+  constexpr std::uint64_t kBatch = tuning::kSparsePrefetchAhead;
+  __m512i running[kScreenSlots];
   __m512i wanted[kScreenSlots];
-  __mmask64 found[kScreenSlots];
   for (int k = 0; k < kScreenSlots; ++k) {
-    wanted[k] = _mm512_load_si512(candidates.values[k]);
-    found[k] = 0;
+    running[k] = least[k];
+    wanted[k] = _mm512_load_si512(candidates.values[k] + first_lane);
   }
-  const std::uint64_t lanes = lanes_of(heaps);
-  for (std::uint64_t i = 0; i < count; ++i) {
+  for (std::uint64_t batch = from; batch < to; batch += kBatch) {
+    const std::uint64_t batch_end = std::min(to, batch + kBatch);
+    for (std::uint64_t i = batch_end; i < std::min(to, batch_end + kBatch); ++i)
+      _mm_prefetch(reinterpret_cast<const char*>(g + (m_lo - rare[i] + first_lane)), _MM_HINT_T0);
+    for (std::uint64_t i = batch; i < batch_end; ++i) {
+      // heap j pairs rare[i] with m_lo + j - rare[i]
+      const __m512i partners = _mm512_loadu_si512(g + (m_lo - rare[i] + first_lane));
+      __m512i v;
+      if constexpr (sizeof(T) == 1)
+        v = _mm512_xor_si512(partners, _mm512_set1_epi8(static_cast<char>(rare_values[i])));
+      else
+        v = _mm512_xor_si512(partners, _mm512_set1_epi16(static_cast<short>(rare_values[i])));
+      for (int k = 0; k < kScreenSlots; ++k) {
+        if constexpr (sizeof(T) == 1)
+          running[k] = _mm512_min_epu8(running[k], _mm512_xor_si512(v, wanted[k]));
+        else
+          running[k] = _mm512_min_epu16(running[k], _mm512_xor_si512(v, wanted[k]));
+      }
+    }
+  }
+  for (int k = 0; k < kScreenSlots; ++k) least[k] = running[k];
+}
+
+// The lanes where least (from least_xor_of_pairs) is 0.
+template <class T>
+__attribute__((target("avx512f,avx512bw"))) std::uint64_t zero_lanes(__m512i least) {
+  if constexpr (sizeof(T) == 1)
+    return _mm512_cmpeq_epi8_mask(least, _mm512_setzero_si512());
+  else
+    return _mm512_cmpeq_epi16_mask(least, _mm512_setzero_si512());
+}
+
+// ORs into found[k] the lanes (of lanes) where a pair of rare[from..to) gives candidate k,
+// comparing: for a short group, whose partners past its last heap are not computed yet (masked
+// loads), and for the rare positions that skip a lane.
+__attribute__((target("avx512f,avx512bw"))) void compare_pairs(const std::uint8_t* g, std::uint64_t m_lo,
+                                                                const std::uint64_t* rare, const Value* rare_values,
+                                                                std::uint64_t from, std::uint64_t to,
+                                                                bool unequal_parts, std::uint64_t lanes,
+                                                                const ScreenCandidates<std::uint8_t>& candidates,
+                                                                std::uint64_t* found) {
+  for (std::uint64_t i = from; i < to; ++i) {
     const std::uint8_t* partners = g + (m_lo - rare[i]);  // heap j pairs rare[i] with m_lo + j - rare[i]
-    if (i + tuning::kSparsePrefetchAhead < count)
-      _mm_prefetch(reinterpret_cast<const char*>(g + (m_lo - rare[i + tuning::kSparsePrefetchAhead])), _MM_HINT_T0);
     const __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(lanes, partners),
                                        _mm512_set1_epi8(static_cast<char>(rare_values[i])));
     const __mmask64 pairing = lanes_pairing(lanes, m_lo, rare[i], unequal_parts);
-    for (int k = 0; k < kScreenSlots; ++k) found[k] |= _mm512_mask_cmpeq_epi8_mask(pairing, v, wanted[k]);
+    for (int k = 0; k < kScreenSlots; ++k)
+      found[k] |= _mm512_mask_cmpeq_epi8_mask(pairing, v, _mm512_load_si512(candidates.values[k]));
   }
-  for (int k = 0; k < kScreenSlots; ++k) hits[k] |= found[k];
 }
 
-__attribute__((target("avx512f,avx512bw"))) void screen_words(const std::uint16_t* g, std::uint64_t m_lo,
-                                                               const std::uint64_t* rare, const Value* rare_values,
-                                                               std::uint64_t count, bool unequal_parts,
-                                                               std::uint64_t heaps,
-                                                               const ScreenCandidates<std::uint16_t>& candidates,
-                                                               std::uint64_t* hits) {
-  __m512i wanted_low[kScreenSlots], wanted_high[kScreenSlots];
-  std::uint64_t found[kScreenSlots];
-  for (int k = 0; k < kScreenSlots; ++k) {
-    wanted_low[k] = _mm512_load_si512(candidates.values[k]);
-    wanted_high[k] = _mm512_load_si512(candidates.values[k] + 32);
-    found[k] = 0;
-  }
-  const std::uint64_t lanes = lanes_of(heaps);
-  for (std::uint64_t i = 0; i < count; ++i) {
+__attribute__((target("avx512f,avx512bw"))) void compare_pairs(const std::uint16_t* g, std::uint64_t m_lo,
+                                                                const std::uint64_t* rare, const Value* rare_values,
+                                                                std::uint64_t from, std::uint64_t to,
+                                                                bool unequal_parts, std::uint64_t lanes,
+                                                                const ScreenCandidates<std::uint16_t>& candidates,
+                                                                std::uint64_t* found) {
+  for (std::uint64_t i = from; i < to; ++i) {
     const std::uint16_t* partners = g + (m_lo - rare[i]);
-    if (i + tuning::kSparsePrefetchAhead < count) {
-      const char* ahead = reinterpret_cast<const char*>(g + (m_lo - rare[i + tuning::kSparsePrefetchAhead]));
-      _mm_prefetch(ahead, _MM_HINT_T0);
-      _mm_prefetch(ahead + 64, _MM_HINT_T0);
-    }
     const __m512i part = _mm512_set1_epi16(static_cast<short>(rare_values[i]));
     const __m512i low = _mm512_xor_si512(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), partners), part);
     const __m512i high =
@@ -85,10 +136,36 @@ __attribute__((target("avx512f,avx512bw"))) void screen_words(const std::uint16_
     const std::uint64_t pairing = lanes_pairing(lanes, m_lo, rare[i], unequal_parts);
     const auto pairing_low = static_cast<__mmask32>(pairing), pairing_high = static_cast<__mmask32>(pairing >> 32);
     for (int k = 0; k < kScreenSlots; ++k)
-      found[k] |= std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_low, low, wanted_low[k])} |
-                  std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_high, high, wanted_high[k])} << 32;
+      found[k] |=
+          std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_low, low, _mm512_load_si512(candidates.values[k]))} |
+          std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_high, high,
+                                                     _mm512_load_si512(candidates.values[k] + 32))}
+              << 32;
   }
-  for (int k = 0; k < kScreenSlots; ++k) hits[k] |= found[k];
+}
+
+template <class T>
+__attribute__((target("avx512f,avx512bw"))) void screen(const T* g, std::uint64_t m_lo, const std::uint64_t* rare,
+                                                         const Value* rare_values, std::uint64_t count,
+                                                         bool unequal_parts, std::uint64_t heaps,
+                                                         const ScreenCandidates<T>& candidates, std::uint64_t* hits) {
+  const std::uint64_t lanes = lanes_of(heaps);
+  std::uint64_t found[kScreenSlots] = {};
+  if (heaps < kScreenHeaps) {
+    compare_pairs(g, m_lo, rare, rare_values, 0, count, unequal_parts, lanes, candidates, found);
+  } else {
+    const SkippingRange skipping = skipping_range(m_lo, rare, count, unequal_parts);
+    compare_pairs(g, m_lo, rare, rare_values, skipping.first, skipping.last, unequal_parts, lanes, candidates, found);
+    constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
+    for (std::uint64_t first_lane = 0; first_lane < kScreenHeaps; first_lane += kVectorLanes) {
+      __m512i least[kScreenSlots];
+      for (int k = 0; k < kScreenSlots; ++k) least[k] = _mm512_set1_epi8(-1);
+      least_xor_of_pairs(g, m_lo, rare, rare_values, 0, skipping.first, candidates, first_lane, least);
+      least_xor_of_pairs(g, m_lo, rare, rare_values, skipping.last, count, candidates, first_lane, least);
+      for (int k = 0; k < kScreenSlots; ++k) found[k] |= zero_lanes<T>(least[k]) << first_lane;
+    }
+  }
+  for (int k = 0; k < kScreenSlots; ++k) hits[k] |= found[k] & lanes;
 }
 
 }  // namespace
@@ -96,13 +173,13 @@ __attribute__((target("avx512f,avx512bw"))) void screen_words(const std::uint16_
 void screen_rare_pairs(const std::uint8_t* g, std::uint64_t m_lo, const std::uint64_t* rare, const Value* rare_values,
                        std::uint64_t count, bool unequal_parts, std::uint64_t heaps,
                        const ScreenCandidates<std::uint8_t>& candidates, std::uint64_t* hits) {
-  screen_bytes(g, m_lo, rare, rare_values, count, unequal_parts, heaps, candidates, hits);
+  screen(g, m_lo, rare, rare_values, count, unequal_parts, heaps, candidates, hits);
 }
 
 void screen_rare_pairs(const std::uint16_t* g, std::uint64_t m_lo, const std::uint64_t* rare, const Value* rare_values,
                        std::uint64_t count, bool unequal_parts, std::uint64_t heaps,
                        const ScreenCandidates<std::uint16_t>& candidates, std::uint64_t* hits) {
-  screen_words(g, m_lo, rare, rare_values, count, unequal_parts, heaps, candidates, hits);
+  screen(g, m_lo, rare, rare_values, count, unequal_parts, heaps, candidates, hits);
 }
 
 #else
