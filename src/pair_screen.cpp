@@ -105,42 +105,35 @@ __attribute__((target("avx512f,avx512bw"))) std::uint64_t zero_lanes(__m512i lea
 // ORs into found[k] the lanes (of lanes) where a pair of rare[from..to) gives candidate k,
 // comparing: for a short group, whose partners past its last heap are not computed yet (masked
 // loads), and for the rare positions that skip a lane.
-__attribute__((target("avx512f,avx512bw"))) void compare_pairs(const std::uint8_t* g, std::uint64_t m_lo,
+template <class T>
+__attribute__((target("avx512f,avx512bw"))) void compare_pairs(const T* g, std::uint64_t m_lo,
                                                                 const std::uint64_t* rare, const Value* rare_values,
                                                                 std::uint64_t from, std::uint64_t to,
                                                                 bool unequal_parts, std::uint64_t lanes,
-                                                                const ScreenCandidates<std::uint8_t>& candidates,
+                                                                const ScreenCandidates<T>& candidates,
                                                                 std::uint64_t* found) {
+  constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
   for (std::uint64_t i = from; i < to; ++i) {
-    const std::uint8_t* partners = g + (m_lo - rare[i]);  // heap j pairs rare[i] with m_lo + j - rare[i]
-    const __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(lanes, partners),
-                                       _mm512_set1_epi8(static_cast<char>(rare_values[i])));
-    const __mmask64 pairing = lanes_pairing(lanes, m_lo, rare[i], unequal_parts);
-    for (int k = 0; k < kScreenSlots; ++k)
-      found[k] |= _mm512_mask_cmpeq_epi8_mask(pairing, v, _mm512_load_si512(candidates.values[k]));
-  }
-}
-
-__attribute__((target("avx512f,avx512bw"))) void compare_pairs(const std::uint16_t* g, std::uint64_t m_lo,
-                                                                const std::uint64_t* rare, const Value* rare_values,
-                                                                std::uint64_t from, std::uint64_t to,
-                                                                bool unequal_parts, std::uint64_t lanes,
-                                                                const ScreenCandidates<std::uint16_t>& candidates,
-                                                                std::uint64_t* found) {
-  for (std::uint64_t i = from; i < to; ++i) {
-    const std::uint16_t* partners = g + (m_lo - rare[i]);
-    const __m512i part = _mm512_set1_epi16(static_cast<short>(rare_values[i]));
-    const __m512i low = _mm512_xor_si512(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes), partners), part);
-    const __m512i high =
-        _mm512_xor_si512(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(lanes >> 32), partners + 32), part);
     const std::uint64_t pairing = lanes_pairing(lanes, m_lo, rare[i], unequal_parts);
-    const auto pairing_low = static_cast<__mmask32>(pairing), pairing_high = static_cast<__mmask32>(pairing >> 32);
-    for (int k = 0; k < kScreenSlots; ++k)
-      found[k] |=
-          std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_low, low, _mm512_load_si512(candidates.values[k]))} |
-          std::uint64_t{_mm512_mask_cmpeq_epi16_mask(pairing_high, high,
-                                                     _mm512_load_si512(candidates.values[k] + 32))}
-              << 32;
+    for (std::uint64_t first_lane = 0; first_lane < kScreenHeaps; first_lane += kVectorLanes) {
+      const T* partners = g + (m_lo - rare[i] + first_lane);  // heap j pairs rare[i] with m_lo + j - rare[i]
+      const std::uint64_t loaded = lanes >> first_lane, compared = pairing >> first_lane;
+      __m512i v;
+      if constexpr (sizeof(T) == 1)
+        v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(loaded, partners),
+                             _mm512_set1_epi8(static_cast<char>(rare_values[i])));
+      else
+        v = _mm512_xor_si512(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(loaded), partners),
+                             _mm512_set1_epi16(static_cast<short>(rare_values[i])));
+      for (int k = 0; k < kScreenSlots; ++k) {
+        const __m512i wanted = _mm512_load_si512(candidates.values[k] + first_lane);
+        if constexpr (sizeof(T) == 1)
+          found[k] |= _mm512_mask_cmpeq_epi8_mask(compared, v, wanted);
+        else
+          found[k] |= std::uint64_t{_mm512_mask_cmpeq_epi16_mask(static_cast<__mmask32>(compared), v, wanted)}
+                      << first_lane;
+      }
+    }
   }
 }
 
