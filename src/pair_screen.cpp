@@ -47,6 +47,15 @@ SkippingRange skipping_range(std::uint64_t m_lo, const std::uint64_t* rare, std:
   return {static_cast<std::uint64_t>(first - rare), static_cast<std::uint64_t>(last - rare)};
 }
 
+// Every lane of a vector of T set to value.
+template <class T>
+__attribute__((target("avx512f,avx512bw"))) __m512i broadcast(Value value) {
+  if constexpr (sizeof(T) == 1)
+    return _mm512_set1_epi8(static_cast<char>(value));
+  else
+    return _mm512_set1_epi16(static_cast<short>(value));
+}
+
 // A candidate turns up in a lane once a pair's value XOR the candidate is 0 there, so each slot
 // keeps, lane by lane, the least such XOR so far: two vector instructions a slot and pair, where
 // a compare into a mask and an OR of masks queue for the fewer mask units.
@@ -76,12 +85,8 @@ __attribute__((target("avx512f,avx512bw"))) void least_xor_of_pairs(const T* g, 
       _mm_prefetch(reinterpret_cast<const char*>(g + (m_lo - rare[i] + first_lane)), _MM_HINT_T0);
     for (std::uint64_t i = batch; i < batch_end; ++i) {
       // heap j pairs rare[i] with m_lo + j - rare[i]
-      const __m512i partners = _mm512_loadu_si512(g + (m_lo - rare[i] + first_lane));
-      __m512i v;
-      if constexpr (sizeof(T) == 1)
-        v = _mm512_xor_si512(partners, _mm512_set1_epi8(static_cast<char>(rare_values[i])));
-      else
-        v = _mm512_xor_si512(partners, _mm512_set1_epi16(static_cast<short>(rare_values[i])));
+      const __m512i v =
+          _mm512_xor_si512(_mm512_loadu_si512(g + (m_lo - rare[i] + first_lane)), broadcast<T>(rare_values[i]));
       for (int k = 0; k < kScreenSlots; ++k) {
         if constexpr (sizeof(T) == 1)
           running[k] = _mm512_min_epu8(running[k], _mm512_xor_si512(v, wanted[k]));
@@ -120,11 +125,10 @@ __attribute__((target("avx512f,avx512bw"))) void compare_pairs(const T* g, std::
       const std::uint64_t loaded = lanes >> first_lane, compared = pairing >> first_lane;
       __m512i v;
       if constexpr (sizeof(T) == 1)
-        v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(loaded, partners),
-                             _mm512_set1_epi8(static_cast<char>(rare_values[i])));
+        v = _mm512_maskz_loadu_epi8(loaded, partners);
       else
-        v = _mm512_xor_si512(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(loaded), partners),
-                             _mm512_set1_epi16(static_cast<short>(rare_values[i])));
+        v = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(loaded), partners);
+      v = _mm512_xor_si512(v, broadcast<T>(rare_values[i]));
       for (int k = 0; k < kScreenSlots; ++k) {
         const __m512i wanted = _mm512_load_si512(candidates.values[k] + first_lane);
         if constexpr (sizeof(T) == 1)

@@ -413,6 +413,17 @@ struct WordLookup {
   }
 };
 
+// Takes from table the values of offsets (from Lookup::offsets()) in the lanes of hits.
+template <class Lookup>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_lanes(
+    __m512i offsets, typename Lookup::Lanes hits, LookupTable<Lookup::kWords>& table) {
+  alignas(64) typename Lookup::T values[64 / sizeof(typename Lookup::T)];
+  _mm512_store_si512(values, offsets);
+  std::uint64_t taken = 0;
+  for (; hits; hits &= hits - 1) taken += table.take(values[std::countr_zero(hits)]);
+  return taken;
+}
+
 // Takes the wanted values of the vectors at from + lanes * i, i each bit of noted, from table
 // (the lookup's registers may still hold values taken since they were loaded: each is taken
 // once); returns what is left. The lookup is a copy: one passed by reference would keep the
@@ -422,12 +433,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
     const Lookup lookup, const Pairs& pairs, __m512i reverse, std::uint64_t from, std::uint64_t noted,
     LookupTable<Lookup::kWords>& table, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
-  alignas(64) typename Lookup::T values[kLanes];
   for (; noted; noted &= noted - 1) {
     const __m512i v =
         lookup.offsets(pairs.values(from + kLanes * static_cast<std::uint64_t>(std::countr_zero(noted)), reverse));
-    _mm512_store_si512(values, v);
-    for (auto hits = lookup.hits(v); hits; hits &= hits - 1) left -= table.take(values[std::countr_zero(hits)]);
+    left -= take_lanes<Lookup>(v, lookup.hits(v), table);
   }
   return left;
 }
@@ -477,11 +486,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_run
   if (left > 0 && x <= to) {  // the last pairs, fewer than a vector: one more, partly loaded
     const std::uint64_t count = to + 1 - x;
     const __m512i v = lookup.offsets(pairs.values_last(x, count, reverse));
-    alignas(64) typename Lookup::T values[kLanes];
-    _mm512_store_si512(values, v);
     const auto loaded = static_cast<typename Lookup::Lanes>((typename Lookup::Lanes{1} << count) - 1);
-    for (auto hits = lookup.hits(v) & loaded; hits; hits &= hits - 1)
-      left -= table.take(values[std::countr_zero(hits)]);
+    left -= take_lanes<Lookup>(v, lookup.hits(v) & loaded, table);
   }
   table.move_taken(wanted, found);
   return left;
