@@ -199,7 +199,7 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
-      if (!released_ && start >= 2 * probes_chosen_at_) choose_probe_parts(g);
+      if (start >= 2 * probes_chosen_at_) choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       // This part runs on one thread while the others wait: the few options of each heap go
@@ -357,19 +357,23 @@ class SparseKernel final : public Kernel {
   // Marks the probe pairs (a, m - a), a in probe_parts_, of the heaps start + i, i in [first,
   // last), into their rows: for a given a the partners m - a of a group's heaps are consecutive,
   // so each a is one vectorised XOR and a store per heap, as for a rare position. Only the a that
-  // pair every heap of the group with a partner below start are taken (none while values are
-  // released: a bounded run keeps the scan's own checks of what it may read).
+  // pair every heap of the group with a partner below start are taken, and while values are
+  // released only those with both parts held: a in the prefix (choose_probe_parts takes them
+  // there), every partner in the tail. The probe parts being the first places of values, their
+  // partners lie near n, well inside the tail (at least kBoundedMinTail values).
   template <class T>
   void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                  std::uint64_t last, GroupMarks& group) const {
-    if (released_) return;
     const std::uint64_t heaps = last - first;
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > start + first) continue;
       const std::uint64_t m_lo = start + first - move.take, m_hi = m_lo + heaps - 1;
-      // Partner m - a below start for the largest m; a first part of the smallest m.
+      if (m_lo < tail_start_) continue;
+      // Partner m - a below start for the largest m; a first part of the smallest m, its partner
+      // m_lo - a (the least of the group) held.
       const std::uint64_t least = m_hi >= start ? m_hi - start + 1 : 1;
-      const std::uint64_t most = move.largest_first_part(m_lo);
+      const std::uint64_t most = std::min({move.largest_first_part(m_lo), m_lo - tail_start_,
+                                          prefix_end_ > 0 ? prefix_end_ - 1 : 0});
       for (auto a = std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least);
            a != probe_parts_.end() && *a <= most; ++a)
         group.mark_pair_values(g[*a], g.data() + (m_lo - *a), heaps, heaps);  // heap j: partner m_lo + j - *a
@@ -382,7 +386,7 @@ class SparseKernel final : public Kernel {
   }
 
   // Picks the probe parts: the first kProbePositions positions a >= 1 of each of the
-  // kProbeValues most frequent values so far.
+  // kProbeValues most frequent values so far (in the prefix, while values are released).
   template <class T>
   void choose_probe_parts(const ValueVector<T>& g) {
     probe_parts_.clear();
@@ -396,7 +400,8 @@ class SparseKernel final : public Kernel {
     std::vector<std::uint64_t> wanted(histogram_.size(), 0);
     for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = tuning::kProbePositions;
     std::uint64_t left = chosen * tuning::kProbePositions;
-    for (std::uint64_t a = 1; a < g.size() && left > 0; ++a)
+    const std::uint64_t held_end = std::min<std::uint64_t>(g.size(), prefix_end_);
+    for (std::uint64_t a = 1; a < held_end && left > 0; ++a)
       if (wanted[g[a]] > 0) {
         --wanted[g[a]];
         --left;
