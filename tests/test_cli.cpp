@@ -404,10 +404,11 @@ pid_t start_tool(const fs::path& dir, const std::string& tool, const std::vector
 }
 
 TEST_F(CliTest, SgSweepKilledAndResumedLosesNoRowAndRepeatsNone) {
-  // Games of tens of milliseconds each at 2^13 values, so that the kill lands mid-sweep.
+  // Games of 10 to 180 ms each at 2^15 values (0.6 s in all here), so that the kill lands
+  // mid-sweep: the last eight take over 0.4 s after the first two rows (at 2^13 they took 0.07 s).
   std::ofstream(path("games.txt")) << "0.04\n0.06\n0.14\n0.16\n0.36\n0.37\n0.56\n0.64\n0.74\n0.76\n";
   auto sweep_into = [](const std::string& file, bool resume) {
-    std::vector<std::string> args = {"--codes", "games.txt", "--n", "2^13", "--threads", "1", "--quiet", "--out", file};
+    std::vector<std::string> args = {"--codes", "games.txt", "--n", "2^15", "--threads", "1", "--quiet", "--out", file};
     if (resume) args.push_back("--resume");
     return args;
   };
