@@ -63,7 +63,7 @@ __attribute__((target("avx512f,avx512bw"))) __m512i broadcast(Value value) {
 // least_xor_of_pairs lowers least[k] for the pairs of rare[from..to) with a full group, in
 // vectors of lanes T from the group's lane `first_lane` on (64 bytes: 64 one-byte or 32 two-byte
 // heaps). Its inner loop holds only plain loads: GCC keeps an array of vectors in memory around a
-// builtin that touches memory (a masked load, a prefetch), and here the 16 minima then went to
+// builtin that touches memory (a masked load, a prefetch), and here the minima then went to
 // memory every pair. So the partners of the next rare positions are asked for once a batch.
 template <class T>
 __attribute__((target("avx512f,avx512bw"))) void least_xor_of_pairs(const T* g, std::uint64_t m_lo,
