@@ -358,9 +358,10 @@ class SparseKernel final : public Kernel {
   // last), into their rows: for a given a the partners m - a of a group's heaps are consecutive,
   // so each a is one vectorised XOR and a store per heap, as for a rare position. Only the a that
   // pair every heap of the group with a partner below start are taken, and while values are
-  // released only those with both parts held: a in the prefix (choose_probe_parts takes them
-  // there), every partner in the tail. The probe parts being the first places of values, their
-  // partners lie near n, well inside the tail (at least kBoundedMinTail values).
+  // released only those with both parts held: a in the prefix (parts chosen before the release
+  // may lie past it; choose_probe_parts takes later ones there), every partner in the tail. The
+  // probe parts being the first places of values, their partners lie near n, well inside the
+  // tail (at least kBoundedMinTail values).
   template <class T>
   void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                  std::uint64_t last, GroupMarks& group) const {
