@@ -197,6 +197,7 @@ WorkSpan Engine::work_span() const {
   WorkSpan result;
   result.work_seconds = static_cast<double>(ticks.task_ticks + one_thread) * seconds;
   result.span_seconds = static_cast<double>(ticks.longest_ticks + one_thread) * seconds;
+  result.one_thread_seconds = static_cast<double>(one_thread) * seconds;
   result.wall_seconds = static_cast<double>(profiled_ticks_) * seconds;
   result.threads = options_.threads > 0 ? options_.threads : omp_get_max_threads();
   return result;

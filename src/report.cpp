@@ -139,6 +139,7 @@ void write_profile_json(JsonWriter& json, const WorkSpan& profile) {
   json.begin_object("profile")
       .field("work_seconds", profile.work_seconds)
       .field("span_seconds", profile.span_seconds)
+      .field("one_thread_seconds", profile.one_thread_seconds)
       .field("wall_seconds", profile.wall_seconds)
       .field("threads", profile.threads);
   json.begin_object("predicted_speedup");
@@ -149,8 +150,10 @@ void write_profile_json(JsonWriter& json, const WorkSpan& profile) {
 std::string profile_text(const WorkSpan& profile) {
   char line[160];
   const double share = profile.work_seconds > 0 ? 100 * profile.span_seconds / profile.work_seconds : 0;
-  std::snprintf(line, sizeof line, "work %.3f s, span %.3f s (%.2g%% of the work), wall %.3f s on %d threads\n",
-                profile.work_seconds, profile.span_seconds, share, profile.wall_seconds, profile.threads);
+  std::snprintf(line, sizeof line,
+                "work %.3f s, span %.3f s (%.2g%% of the work; %.3f s of it on one thread), wall %.3f s on %d threads\n",
+                profile.work_seconds, profile.span_seconds, share, profile.one_thread_seconds, profile.wall_seconds,
+                profile.threads);
   std::string text = line;
   text += "speedup     on p threads at least (work / ((work - span) / p + span)):";
   const char* separator = " ";

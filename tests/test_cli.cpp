@@ -44,7 +44,7 @@ std::vector<std::string> lines(const std::string& text) {
 TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   Result r = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--json", "--threads", "2", "--out", path("g.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* key : {"\"profile\": {\"work_seconds\": ", "\"span_seconds\": ", "\"wall_seconds\": ",
+  for (const char* key : {"\"profile\": {\"work_seconds\": ", "\"span_seconds\": ", "\"one_thread_seconds\": ", "\"wall_seconds\": ",
                           "\"threads\": 2, \"predicted_speedup\": {\"2\": ", "\"64\": ", "\"128\": "})
     EXPECT_TRUE(contains(r.out, key)) << key << " in " << r.out;
   Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--out", path("g.h5")});

@@ -145,6 +145,8 @@ TEST(EngineProfile, TimesTasksWithoutChangingValues) {
       EXPECT_GT(profile.span_seconds, 0) << code;
       EXPECT_LT(profile.span_seconds, profile.work_seconds) << code << " " << to_string(kind) << ": tasks ran side by side";
       EXPECT_GT(profile.wall_seconds, 0) << code;
+      EXPECT_GT(profile.one_thread_seconds, 0) << code << ": blocks end in an ordered part";
+      EXPECT_LT(profile.one_thread_seconds, profile.span_seconds) << code;
       EXPECT_EQ(profile.threads, 2);
       EXPECT_DOUBLE_EQ(profile.predicted_speedup(1), 1.0);
       double before = 1.0;

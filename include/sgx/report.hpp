@@ -65,7 +65,8 @@ inline constexpr int kProfileThreads[] = {2, 4, 8, 16, 32, 64, 128};
 // The "stats" and "period" objects, shared by every tool that reports them.
 void write_stats_json(JsonWriter& json, const SparseStats& stats);
 void write_period_json(JsonWriter& json, const PeriodResult& period);
-// The "profile" object of run_octal --profile: work_seconds, span_seconds, wall_seconds, threads,
+// The "profile" object of run_octal --profile: work_seconds, span_seconds, one_thread_seconds,
+// wall_seconds, threads,
 // predicted_speedup {"2": ..., ..., "128": ...}; and its two lines of text.
 void write_profile_json(JsonWriter& json, const WorkSpan& profile);
 std::string profile_text(const WorkSpan& profile);

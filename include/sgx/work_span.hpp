@@ -20,6 +20,7 @@ namespace sgx {
 struct WorkSpan {
   double work_seconds = 0;  // T1
   double span_seconds = 0;  // Tinf
+  double one_thread_seconds = 0;  // of both, the parts outside parallel regions (the ordered parts)
   double wall_seconds = 0;  // the measured time of the same computation
   int threads = 1;          // threads it ran with
 
