@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "file_lock.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
 #include "sweep_cluster.hpp"
@@ -90,12 +91,14 @@ class SweepStatus {
 
 // Rows of every game, in sweep order and marked, computed across the cluster.
 std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Cluster& cluster) {
+  std::optional<cli::FileLock> lock;  // one sweep writes a table at a time
   std::optional<SweepTable> table;
   std::vector<SweepRow> rows(job.games.size());
   std::vector<std::size_t> pending;
   if (o.out.empty()) {
     for (std::size_t i = 0; i < job.games.size(); ++i) pending.push_back(i);
   } else {
+    lock.emplace(o.out);
     table.emplace(o.out, job.games, job.settings, o.resume);
     pending = table->pending();
     if (o.resume && !o.quiet)
