@@ -219,6 +219,13 @@ TEST_F(BatchTest, ARunLargerThanMemoryIsRefusedAtOnceWithTheMemoryToGive) {
   // With --memory the same n is not refused for memory (here stopped at once by a bad --print).
   Ending bounded = run_process({"0.6", "--n", "2^40", "--memory", limit, "--print=5:1"});
   EXPECT_TRUE(contains(bounded.err, "--print range 5:1 is empty")) << bounded.err;
+  // Unless the limit is more than there is, and the run would reach it.
+  Ending beyond = run_process({"0.6", "--n", "2^40", "--memory", "1T"});
+  EXPECT_TRUE(beyond.exited && beyond.code == 2) << describe(beyond);
+  EXPECT_TRUE(contains(beyond.err, "run_octal: --memory 1T is more than the ")) << beyond.err;
+  EXPECT_TRUE(contains(beyond.err, "and the run would grow past it: give --memory ")) << beyond.err;
+  Ending small = run_process({"0.6", "--n", "1000", "--memory", "1T", "--quiet", "--out", path("small.h5")});
+  EXPECT_TRUE(small.exited && small.code == 0) << describe(small);
 }
 
 // A file of another program: one HDF5 dataset "data" of four integers.

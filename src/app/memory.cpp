@@ -47,6 +47,12 @@ std::uint64_t cgroup_room() {
   return kNoLimit;
 }
 
+// A --memory to suggest: well inside what is available, in whole units as people write them.
+std::uint64_t suggested_limit(std::uint64_t available) {
+  const std::uint64_t unit = std::uint64_t{1} << (available >= (std::uint64_t{4} << 30) ? 30 : 20);
+  return available / 4 * 3 / unit * unit;
+}
+
 }  // namespace
 
 std::uint64_t available_memory_bytes(std::string* source) {
@@ -89,6 +95,15 @@ std::string bytes_text(std::uint64_t bytes) {
   return text;
 }
 
+void check_memory_limit_available(std::uint64_t limit, const std::string& text, std::uint64_t needed) {
+  std::string source;
+  const std::uint64_t available = available_memory_bytes(&source);
+  if (available == 0 || std::min(limit, needed) <= available) return;
+  throw UsageError("--memory " + text + " is more than the " + bytes_text(available) + " available (" + source +
+                   "), and the run would grow past it: give --memory " + bytes_text(suggested_limit(available)) +
+                   " or less");
+}
+
 void check_values_fit_in_memory(std::uint64_t n, std::uint64_t overhead, std::uint64_t least_limit) {
   std::string source;
   const std::uint64_t available = available_memory_bytes(&source);
@@ -96,9 +111,7 @@ void check_values_fit_in_memory(std::uint64_t n, std::uint64_t overhead, std::ui
   // One byte per value is the least any run needs (values of 256 and more take two or four).
   const std::uint64_t needed = n + overhead;
   if (needed <= available) return;
-  // A limit well inside what is available, in whole units as people write them.
-  const std::uint64_t unit = std::uint64_t{1} << (available >= (std::uint64_t{4} << 30) ? 30 : 20);
-  const std::uint64_t suggested = available / 4 * 3 / unit * unit;
+  const std::uint64_t suggested = suggested_limit(available);
   std::string message = std::to_string(n) + " values need at least " + bytes_text(needed) +
                         " of memory (one byte per value, more once values pass 255, and " + bytes_text(overhead) +
                         " for the program), but " + bytes_text(available) + " is available (" + source + ")";

@@ -26,4 +26,9 @@ std::string bytes_text(std::uint64_t bytes);
 // is unknown.
 void check_values_fit_in_memory(std::uint64_t n, std::uint64_t overhead, std::uint64_t least_limit);
 
+// run_octal --memory LIMIT (given as text) for a run that would use up to needed bytes without
+// it: refuses (a UsageError) a limit above the available memory that the run would grow into.
+// Does nothing when the available memory is unknown.
+void check_memory_limit_available(std::uint64_t limit, const std::string& text, std::uint64_t needed);
+
 }  // namespace sgx::cli

@@ -109,7 +109,8 @@ Batch jobs:
   resident memory and the output file's size. While a run writes its file, OUT.lock beside it
   names the process (pid, host, start); a second run on the same file stops at once, and a lock
   left by a killed run is free again. Without --memory, a run of more values than the available
-  memory holds (one byte each at least) is refused at its start, with the --memory to give.
+  memory holds (one byte each at least) is refused at its start, with the --memory to give; so is
+  a --memory above the available memory that the run would grow into.
 
 Options)";
 
@@ -535,7 +536,10 @@ int run(int argc, char** argv) {
   // Requests that cannot be met are refused before anything is written; a resumed run's n is
   // known once its file is read.
   auto check_request = [&] {
-    if (memory_limit == 0) cli::check_values_fit_in_memory(n, kMemoryOverhead, kMinMemoryLimit);
+    if (memory_limit == 0)
+      cli::check_values_fit_in_memory(n, kMemoryOverhead, kMinMemoryLimit);
+    else
+      cli::check_memory_limit_available(memory_limit, o.memory_text, n + kMemoryOverhead);
     if (!o.print.empty()) print_range(o.print, n);
   };
   std::error_code error;

@@ -28,6 +28,8 @@ Computes every game of a batch and prints one table row per game: n, period, pre
 proven (and the theorem), largest value (first at), rare mask, rare count, last rare position, a
 game of the batch it is equivalent to, and the seconds it took. With --out the rows go to a CSV
 file as games finish, so a killed sweep loses only the games in progress and --resume goes on.
+One sweep writes a table at a time: a second one on the same --out stops at once, naming the
+first (TABLE.csv.lock beside the table says who holds it).
 
 PATTERN stands for many codes: '?' is any octal digit 0-7, [0-3] or [137] a class of digits;
 FILE (when a file of that name exists) lists one game per line, '#' starting a comment.
