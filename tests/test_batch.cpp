@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -122,6 +123,32 @@ TEST_F(BatchTest, ProgressEveryTakesSeconds) {
   Ending quiet = run_process({"0.6", "--n", "1000", "--progress-every", "0", "--quiet", "--out", path("run.h5")});
   EXPECT_TRUE(quiet.exited && quiet.code == 0) << describe(quiet);
   EXPECT_EQ(quiet.err, "");
+}
+
+// What long_run.sbatch submits itself with: a stand-in sbatch first on PATH writes its arguments
+// to a file instead of submitting.
+std::string submitted_with(const fs::path& dir, const std::string& arguments) {
+  fs::create_directories(dir / "bin");
+  std::ofstream(dir / "bin" / "sbatch") << "#!/bin/sh\necho \"$@\" > " << testing::quote((dir / "submitted").string())
+                                       << "\n";
+  fs::permissions(dir / "bin" / "sbatch", fs::perms::owner_all);
+  std::string command = "env -u SLURM_JOB_ID -u SGX_CHECKPOINT_SECONDS_PER_GB PATH=";
+  command.append(testing::quote((dir / "bin").string())).append(":\"$PATH\" bash ");
+  command.append(testing::quote(std::string(SGX_SOURCE_DIR) + "/scripts/slurm/long_run.sbatch")).append(" ");
+  command.append(arguments).append(" >/dev/null");
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return read_file(dir / "submitted");
+}
+
+TEST_F(BatchTest, TheLongRunJobAsksForMemoryAndASignalEarlyEnoughForItsCheckpoint) {
+  // 8G: --mem a tenth more; the checkpoint holds at most 4 GB of values, 75 s each, after 120 s.
+  const std::string bounded = submitted_with(dir_, "0.6 2^34 out.h5 8G");
+  EXPECT_TRUE(contains(bounded, "--mem=9012M --signal=B:USR1@420 ")) << bounded;
+  EXPECT_TRUE(contains(bounded, "long_run.sbatch 0.6 2^34 out.h5 8G")) << bounded;
+  // Without MEMORY: no --mem, and 2^30 values at two bytes each make 2 GB.
+  const std::string whole = submitted_with(dir_, "0.6 2^30 out.h5");
+  EXPECT_FALSE(contains(whole, "--mem")) << whole;
+  EXPECT_TRUE(contains(whole, "--signal=B:USR1@270 ")) << whole;
 }
 
 // ---- Item: one writer per file ----

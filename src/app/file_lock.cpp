@@ -7,9 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <string>
 
+#include "cli.hpp"
 #include "sgx/store.hpp"
 
 namespace sgx::cli {
@@ -26,12 +26,7 @@ std::string os_reason(int error) {
 std::string holder_text() {
   char host[256] = "unknown";
   ::gethostname(host, sizeof host - 1);
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char since[32];
-  std::strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S UTC", &utc);
-  return "pid " + std::to_string(::getpid()) + " on host " + host + " since " + since;
+  return "pid " + std::to_string(::getpid()) + " on host " + host + " since " + utc_now_text();
 }
 
 // The holder's line in an open lock file; empty if it has not written it yet.

@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 
+#include "cli.hpp"
 #include "memory.hpp"
 
 namespace sgx::cli {
@@ -102,19 +102,15 @@ void ProgressLog::checkpoint(const Progress& progress) {
 
 void ProgressLog::write(const Progress& progress, const char* event) {
   last_ = std::chrono::steady_clock::now();
-  const Pace pace = pace_of(first_n_, progress.n, progress.target, std::chrono::duration<double>(last_ - start_).count());
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char when[32];
-  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &utc);
+  const double elapsed = std::chrono::duration<double>(last_ - start_).count();
+  const Pace pace = pace_of(first_n_, progress.n, progress.target, elapsed);
   const double percent =
       progress.target ? 100.0 * static_cast<double>(progress.n) / static_cast<double>(progress.target) : 0;
   std::error_code error;
   const std::uintmax_t file_bytes = std::filesystem::file_size(file_, error);
   const std::string file_size = error ? std::string("none yet") : bytes_text(file_bytes);
-  std::fprintf(stderr, "%s: %s UTC n %llu/%llu (%.1f%%)  %.3g values/s  left %s  resident %s  file %s%s\n", tool_, when,
-               static_cast<unsigned long long>(progress.n), static_cast<unsigned long long>(progress.target), percent,
+  std::fprintf(stderr, "%s: %s n %llu/%llu (%.1f%%)  %.3g values/s  left %s  resident %s  file %s%s\n", tool_,
+               utc_now_text().c_str(), static_cast<unsigned long long>(progress.n), static_cast<unsigned long long>(progress.target), percent,
                pace.rate, pace.rate > 0 ? duration_text(pace.remaining).c_str() : "unknown",
                bytes_text(resident_memory_bytes()).c_str(), file_size.c_str(), event);
   std::fflush(stderr);
