@@ -63,7 +63,7 @@ class BatchTest : public testing::ToolTest {
   }
 };
 
-// ---- Item: progress lines in a batch job's log ----
+// ---- Progress lines in a batch job's log ----
 
 // Values of 0.6 that take about wanted seconds here, from a measured run of at least four (start-up
 // then counts little): the sparse kernel's time grows about as n does.
@@ -151,7 +151,7 @@ TEST_F(BatchTest, TheLongRunJobAsksForMemoryAndASignalEarlyEnoughForItsCheckpoin
   EXPECT_TRUE(contains(whole, "--signal=B:USR1@270 ")) << whole;
 }
 
-// ---- Item: one writer per file ----
+// ---- One writer per file ----
 
 TEST_F(BatchTest, ASecondRunOnTheSameFileStopsAtOnceNamingTheFirst) {
   const std::string file = path("run.h5"), lock = file + ".lock";
@@ -226,7 +226,7 @@ TEST_F(BatchTest, ASweepTableHeldByAnotherProcessIsNotTouched) {
   EXPECT_FALSE(fs::exists(lock));
 }
 
-// ---- Item: no surprises at the start ----
+// ---- No surprises at the start ----
 
 TEST_F(BatchTest, ARunLargerThanMemoryIsRefusedAtOnceWithTheMemoryToGive) {
   Ending e = run_process({"0.6", "--n", "2^40"});
