@@ -73,7 +73,12 @@ void check_can_bound(const Rules& rules, KernelKind kernel) {
 Engine::Engine(Rules rules, EngineOptions options) : Engine(std::move(rules), options, Sequence{}) {}
 
 Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::optional<SparseState> sparse_state)
-    : rules_(std::move(rules)), options_(options), values_(std::move(known_values)), step_(tuning::kEngineFirstStep) {
+    : rules_(std::move(rules)),
+      options_(options),
+      values_(std::move(known_values)),
+      step_(tuning::kEngineFirstStep),
+      work_span_ticks_(std::make_unique<WorkSpanTicks>()) {
+  work_span_ticks_->enabled = options_.profile;
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
   if (bounded()) {
     check_can_bound(rules_, options_.kernel);
@@ -83,6 +88,7 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
     throw std::invalid_argument("values with a released middle continue only bounded, from the rare-value state saved with them");
   if (sparse_state) {
     kernel_ = make_kernel(KernelKind::Sparse, rules_);
+    kernel_->set_work_span(work_span_ticks_.get());
     kernel_->attach_state(values_, *sparse_state);
     active_ = KernelKind::Sparse;
     kernels_used_ = to_string(KernelKind::Sparse);
@@ -103,6 +109,7 @@ Engine::~Engine() = default;
 // any (a resumed run switching at once) is not named.
 void Engine::use_kernel(KernelKind kind) {
   kernel_ = make_kernel(kind, rules_);
+  kernel_->set_work_span(work_span_ticks_.get());
   kernel_->attach(values_);
   active_ = kind;
   if (!kernels_used_.empty() && values_.size() == kernel_started_at_) {
@@ -182,7 +189,37 @@ void Engine::release_if_over_budget() {
   values_.release(prefix, std::max({n - tail, prefix, values_.tail_start()}));
 }
 
+WorkSpan Engine::work_span() const {
+  const WorkSpanTicks& ticks = *work_span_ticks_;
+  const double seconds = seconds_per_tick();
+  // Time outside the kernels' parallel regions ran on one thread: it is work and span alike.
+  const Ticks one_thread = profiled_ticks_ - std::min(profiled_ticks_, ticks.region_ticks);
+  WorkSpan result;
+  result.work_seconds = static_cast<double>(ticks.task_ticks + one_thread) * seconds;
+  result.span_seconds = static_cast<double>(ticks.longest_ticks + one_thread) * seconds;
+  result.one_thread_seconds = static_cast<double>(one_thread) * seconds;
+  result.wall_seconds = static_cast<double>(profiled_ticks_) * seconds;
+  result.threads = options_.threads > 0 ? options_.threads : omp_get_max_threads();
+  return result;
+}
+
 bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) {
+  if (!work_span_ticks_->enabled) return compute_steps(target, progress);
+  // The profile times compute_to but not the callbacks (status lines, checkpoints).
+  Ticks in_callbacks = 0;
+  const ProgressCallback timed_progress = [&](const Progress& p) {
+    const Ticks started = read_ticks();
+    const bool go_on = !progress || progress(p);
+    in_callbacks += read_ticks() - started;
+    return go_on;
+  };
+  const Ticks started = read_ticks();
+  const bool finished = compute_steps(target, timed_progress);
+  profiled_ticks_ += read_ticks() - started - in_callbacks;
+  return finished;
+}
+
+bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progress) {
   if (values_.size() >= target) return true;
   values_.reserve(target);
   while (values_.size() < target) {

@@ -9,10 +9,12 @@
 #include <stdexcept>
 
 #include "move_table.hpp"
+#include "task_clock.hpp"
 #include "tuning.hpp"
-#include "sgx/engine.hpp"
+#include "sgx/kernel_kind.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
+#include "sgx/sparse_state.hpp"
 
 namespace sgx {
 
@@ -40,6 +42,9 @@ class Kernel {
     compute(values, target);
   }
 
+  // Where the kernel records its parallel regions for the work-span profile (engine.cpp).
+  void set_work_span(WorkSpanTicks* work_span) { work_span_ = work_span; }
+
   virtual KernelKind kind() const = 0;
   // For the sparse kernel: the rare-list size, and whether an exhaustive sweep would now be faster.
   virtual std::uint64_t rare_count() const { return 0; }
@@ -49,7 +54,16 @@ class Kernel {
   // extend() once the moves for heaps below target are listed.
   virtual void compute(Sequence& values, std::uint64_t target) = 0;
 
+  bool timing_tasks() const { return work_span_ != nullptr && work_span_->enabled; }
+  // Records one parallel region: its tasks' times and its wall time since started. A region that
+  // ran on one thread (too small to share) is one-thread work: its longest chain is the sum.
+  void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
+    if (!ran_parallel) tasks.longest = tasks.summed;
+    work_span_->add_region(tasks, read_ticks() - started);
+  }
+
   MoveTable moves_;
+  WorkSpanTicks* work_span_ = nullptr;
 };
 
 std::unique_ptr<Kernel> make_kernel(KernelKind kind, const Rules& rules);

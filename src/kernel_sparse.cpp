@@ -243,14 +243,19 @@ class SparseKernel final : public Kernel {
     exact_below_.assign(count, kExact);
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
+    const bool timed = timing_tasks();
+    const Ticks region_started = timed ? read_ticks() : 0;
+    RegionTicks tasks;
 #pragma omp parallel if (parallel)
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
       GroupMarks group;
       std::vector<Screened> screened;
+      TaskTimer timer(timed);
 #pragma omp for schedule(dynamic, 1)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
+        timer.start();
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
         screened.clear();
         mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
@@ -266,8 +271,14 @@ class SparseKernel final : public Kernel {
           if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
             scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
         }
+        timer.stop();
+      }
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        timer.merge_into(tasks);
       }
     }
+    if (timed) record_region(tasks, region_started, parallel);
     review_screening();
   }
 

@@ -224,19 +224,31 @@ class SweepKernel final : public Kernel {
       size_sets(known_, count, bound_);
       exact_below_.resize(count);
       std::uint64_t looked_twice = 0, marked_after_all = 0;
-#pragma omp parallel if (start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty())
+      const bool parallel = start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty();
+      const bool timed = timing_tasks();
+      const Ticks region_started = timed ? read_ticks() : 0;
+      RegionTicks tasks;
+#pragma omp parallel if (parallel)
       {
         std::vector<T> scratch;
         ValueMarks marks(bound_);
         ValueSet wanted(bound_);
+        TaskTimer timer(timed);  // a heap is a task: chunks of four only save scheduling
 #pragma omp for schedule(dynamic, 4) reduction(+ : looked_twice, marked_after_all)
         for (std::uint64_t i = 0; i < count; ++i) {
+          timer.start();
           const KnownValues known = sweep_known_pairs(g, rev, start + i, start, scratch, marks, known_[i], wanted);
           exact_below_[i] = known.exact_below;
           looked_twice += known.looked_twice;
           marked_after_all += known.marked_after_all;
+          timer.stop();
+        }
+        if (timed) {
+#pragma omp critical(sgx_work_span)
+          timer.merge_into(tasks);
         }
       }
+      if (timed) record_region(tasks, region_started, parallel);
       ValueSet seen(bound_);
       ValueMarks seen_marks(bound_);
       std::vector<T> scratch;

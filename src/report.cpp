@@ -135,6 +135,36 @@ void write_period_json(JsonWriter& json, const PeriodResult& period) {
   json.end_array().end_object();
 }
 
+void write_profile_json(JsonWriter& json, const WorkSpan& profile) {
+  json.begin_object("profile")
+      .field("work_seconds", profile.work_seconds)
+      .field("span_seconds", profile.span_seconds)
+      .field("one_thread_seconds", profile.one_thread_seconds)
+      .field("wall_seconds", profile.wall_seconds)
+      .field("threads", profile.threads);
+  json.begin_object("predicted_speedup");
+  for (int p : kProfileThreads) json.field(std::to_string(p), profile.predicted_speedup(p));
+  json.end_object().end_object();
+}
+
+std::string profile_text(const WorkSpan& profile) {
+  char line[160];
+  const double share = profile.work_seconds > 0 ? 100 * profile.span_seconds / profile.work_seconds : 0;
+  std::snprintf(line, sizeof line,
+                "work %.3f s, span %.3f s (%.2g%% of the work; %.3f s of it on one thread), wall %.3f s on %d threads\n",
+                profile.work_seconds, profile.span_seconds, share, profile.one_thread_seconds, profile.wall_seconds,
+                profile.threads);
+  std::string text = line;
+  text += "speedup     on p threads at least (work / ((work - span) / p + span)):";
+  const char* separator = " ";
+  for (int p : kProfileThreads) {
+    std::snprintf(line, sizeof line, "%s%d: %.3g", separator, p, profile.predicted_speedup(p));
+    text += line;
+    separator = ", ";
+  }
+  return text + "\n";
+}
+
 std::string run_report_json(const RunReport& r) {
   JsonWriter json;
   json.begin_object()
@@ -153,6 +183,7 @@ std::string run_report_json(const RunReport& r) {
     if (r.tail_start > 0) json.field("kept_prefix", r.kept_prefix).field("tail_start", r.tail_start);
     json.end_object();
   }
+  if (r.profile) write_profile_json(json, *r.profile);
   json.field("file", r.file).field("peak_rss_bytes", r.peak_rss_bytes).end_object();
   return json.str();
 }
@@ -201,6 +232,7 @@ std::string run_report_text(const RunReport& r) {
     if (r.tail_start > 0) s << "; kept " << kept;
     s << "\n";
   }
+  if (r.profile) s << "profile     " << profile_text(*r.profile);
   if (!r.file.empty()) s << "file        " << r.file << "\n";
   return s.str();
 }

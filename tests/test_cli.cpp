@@ -41,6 +41,20 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
+TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
+  Result r = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--json", "--threads", "2", "--out", path("g.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"profile\": {\"work_seconds\": ", "\"span_seconds\": ", "\"one_thread_seconds\": ", "\"wall_seconds\": ",
+                          "\"threads\": 2, \"predicted_speedup\": {\"2\": ", "\"64\": ", "\"128\": "})
+    EXPECT_TRUE(contains(r.out, key)) << key << " in " << r.out;
+  Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--out", path("g.h5")});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "\nprofile     work ")) << text.out;
+  EXPECT_TRUE(contains(text.out, "\nspeedup     on p threads at least (work / ((work - span) / p + span)): 2: ")) << text.out;
+  Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
+  EXPECT_FALSE(contains(plain.out, "profile")) << "only asked for";
+}
+
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
   Result r = run("run_octal", {"0.137", "--n", "1e7", "--json", "--out", path("d.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;

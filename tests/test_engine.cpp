@@ -122,6 +122,57 @@ TEST(EngineLarger, LargerHeapsUseTheParallelPaths) {
   }
 }
 
+// The work-span profile (run_octal --profile) times the kernels' tasks; it must not change a value,
+// and its figures must hang together: the span is part of the work, and the predicted speedup
+// grows with the threads but never past them. The naive kernel has no parallel region, so all of
+// its work is one chain.
+std::vector<Value> profiled_values(const char* code, std::uint64_t n, KernelKind kind, int threads, WorkSpan& profile) {
+  EngineOptions options{kind, threads, false};
+  options.profile = true;
+  Engine engine(parse_rules(code), options);
+  engine.compute_to(n);
+  profile = engine.work_span();
+  return engine.values().to_vector();
+}
+
+TEST(EngineProfile, TimesTasksWithoutChangingValues) {
+  const std::uint64_t n = under_sanitizer() ? 6000 : 30000;
+  for (const char* code : {"4!.0", "0.6", "0.007"})
+    for (KernelKind kind : {KernelKind::Sparse, KernelKind::Sweep}) {
+      WorkSpan profile;
+      EXPECT_EQ(profiled_values(code, n, kind, 2, profile), values_of(code, n, kind, 2)) << code;
+      EXPECT_GT(profile.work_seconds, 0) << code;
+      EXPECT_GT(profile.span_seconds, 0) << code;
+      EXPECT_LT(profile.span_seconds, profile.work_seconds) << code << " " << to_string(kind) << ": tasks ran side by side";
+      EXPECT_GT(profile.wall_seconds, 0) << code;
+      EXPECT_GT(profile.one_thread_seconds, 0) << code << ": blocks end in an ordered part";
+      EXPECT_LT(profile.one_thread_seconds, profile.span_seconds) << code;
+      EXPECT_EQ(profile.threads, 2);
+      EXPECT_DOUBLE_EQ(profile.predicted_speedup(1), 1.0);
+      double before = 1.0;
+      for (int p : {2, 4, 8, 16, 32, 64, 128}) {
+        const double speedup = profile.predicted_speedup(p);
+        EXPECT_GE(speedup, before) << code << " on " << p;
+        EXPECT_LE(speedup, p) << code << " on " << p;
+        EXPECT_LE(speedup, profile.work_seconds / profile.span_seconds * (1 + 1e-12)) << code << ": the span bounds it";
+        before = speedup;
+      }
+    }
+}
+
+TEST(EngineProfile, NaiveKernelIsOneChainAndOffMeansNothing) {
+  WorkSpan profile;
+  profiled_values("0.77", 3000, KernelKind::Naive, 2, profile);
+  EXPECT_GT(profile.work_seconds, 0);
+  EXPECT_DOUBLE_EQ(profile.span_seconds, profile.work_seconds);
+  EXPECT_NEAR(profile.predicted_speedup(64), 1.0, 1e-12);
+
+  Engine engine(parse_rules("4!.0"), EngineOptions{KernelKind::Sparse, 2, false});
+  engine.compute_to(20000);
+  EXPECT_EQ(engine.work_span().work_seconds, 0.0);
+  EXPECT_EQ(engine.work_span().span_seconds, 0.0);
+}
+
 // The sparse kernel under each version of its vector loops this processor has (vector_path.hpp):
 // rare pairs screened or all marked, the scan's values looked up or compared, one- and two-byte
 // values, one and two threads.

@@ -15,16 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "sgx/kernel_kind.hpp"
 #include "sgx/period.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
+#include "sgx/sparse_state.hpp"
+#include "sgx/work_span.hpp"
 
 namespace sgx {
-
-enum class KernelKind { Auto, Naive, Sparse, Sweep };
-
-KernelKind parse_kernel_kind(const std::string& name);  // throws std::invalid_argument
-std::string to_string(KernelKind kind);
 
 struct EngineOptions {
   KernelKind kernel = KernelKind::Auto;
@@ -33,29 +31,9 @@ struct EngineOptions {
   // Bounded memory (run_octal --memory): bytes the kept values may take, 0 for no bound. Once the
   // values outgrow it, only a prefix and a tail are kept (sequence.hpp); see Engine.
   std::uint64_t value_memory = 0;
-};
-
-// What the rare-value method knows beyond the values it keeps: with the middle of the sequence
-// released it cannot be recounted, so a bounded run saves it in its checkpoints and resumes from it.
-struct SparseState {
-  std::uint64_t mask = 0;                     // the mask in use (not always the best one)
-  std::vector<std::uint64_t> histogram;       // histogram[v]: positions with value v
-  std::vector<std::uint64_t> rare_positions;  // under mask, increasing
-  std::vector<Value> rare_values;             // G at each rare position
-  Value max_value = 0;
-  std::uint64_t max_at = 0;                   // first position of max_value
-};
-
-// A bounded run needed a value it no longer holds. The values computed before it stay good.
-class MemoryReachError : public std::runtime_error {
- public:
-  MemoryReachError(std::uint64_t heap, std::uint64_t needed, const std::string& what)
-      : std::runtime_error(what), heap_(heap), needed_(needed) {}
-  std::uint64_t heap() const { return heap_; }      // the heap whose value could not be decided
-  std::uint64_t needed() const { return needed_; }  // a position it needed, released
- private:
-  std::uint64_t heap_;
-  std::uint64_t needed_;
+  // Time every task of the kernels' parallel regions for work_span() (run_octal --profile). Costs
+  // two reads of the time-stamp counter per task of thousands of pairs.
+  bool profile = false;
 };
 
 // What the engine reports while it runs; return false from the callback to stop early.
@@ -68,6 +46,7 @@ struct Progress {
 using ProgressCallback = std::function<bool(const Progress&)>;
 
 class Kernel;  // one kernel's state (kernel.hpp, private to the library)
+struct WorkSpanTicks;  // the work-span profile's running totals (task_clock.hpp)
 
 // Bounded memory: with options.value_memory set, the engine keeps every value while they fit in
 // it, then only G(0..P-1) and the last T values, P + T fitting it at two bytes a value (P = 1/4
@@ -105,8 +84,12 @@ class Engine {
   // The running sparse kernel's state with the largest value so far (nothing for other kernels).
   std::optional<SparseState> sparse_state() const;
   bool bounded() const { return options_.value_memory > 0; }
+  // The work and span of every compute_to so far (the callbacks' time left out), and the threads
+  // they had; all zero unless options.profile is set. See sgx/work_span.hpp.
+  WorkSpan work_span() const;
 
  private:
+  bool compute_steps(std::uint64_t n, const ProgressCallback& progress);
   void use_kernel(KernelKind kind);
   void switch_kernel_if_better();
   void adapt_step(std::uint64_t values_done, double seconds);
@@ -135,6 +118,8 @@ class Engine {
   bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed
+  std::unique_ptr<WorkSpanTicks> work_span_ticks_;  // the kernels' parallel regions, timed
+  std::uint64_t profiled_ticks_ = 0;  // compute_to's own time, callbacks left out
 };
 
 // Convenience: G(0..n-1) with the given kernel.

@@ -3,12 +3,14 @@
 // period, preperiod, saltus, proven, rare.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sgx/period.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/table2d.hpp"
+#include "sgx/work_span.hpp"
 
 namespace sgx {
 
@@ -49,6 +51,7 @@ struct RunReport {
   PeriodResult period;
   std::string file;
   std::uint64_t peak_rss_bytes = 0;
+  std::optional<WorkSpan> profile;  // run_octal --profile
   // --memory: the limit (0: none), and the values kept when the middle was released
   // (G(0..kept_prefix-1) and G(tail_start..n-1); tail_start 0 when every value was kept).
   std::uint64_t memory_limit_bytes = 0;
@@ -56,9 +59,17 @@ struct RunReport {
   std::uint64_t tail_start = 0;
 };
 
+// The thread counts a profile predicts the speedup for.
+inline constexpr int kProfileThreads[] = {2, 4, 8, 16, 32, 64, 128};
+
 // The "stats" and "period" objects, shared by every tool that reports them.
 void write_stats_json(JsonWriter& json, const SparseStats& stats);
 void write_period_json(JsonWriter& json, const PeriodResult& period);
+// The "profile" object of run_octal --profile: work_seconds, span_seconds, one_thread_seconds,
+// wall_seconds, threads,
+// predicted_speedup {"2": ..., ..., "128": ...}; and its two lines of text.
+void write_profile_json(JsonWriter& json, const WorkSpan& profile);
+std::string profile_text(const WorkSpan& profile);
 
 std::string run_report_json(const RunReport& report);
 std::string run_report_text(const RunReport& report);

@@ -8,7 +8,7 @@
 //   /stats (group)             rare_mask, rare_count, last_rare, max_value, max_at; histogram
 //   /period (group)            found, preperiod, period, saltus, proven, theorem, proof_needs_n,
 //                              checked_n; exceptions
-//   /sparse (group, optional)  the rare-value state (engine.hpp): mask, max_value, max_at;
+//   /sparse (group, optional)  the rare-value state (sparse_state.hpp): mask, max_value, max_at;
 //                              histogram, rare_positions, rare_values
 // Format version 2 is a run with a released middle (run_octal --memory, sequence.hpp): it holds
 // G(0..P-1) and G(L..n-1) only, and a version-1 reader must not take it for a whole run.
@@ -34,9 +34,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/sequence.hpp"
+#include "sgx/sparse_state.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/table2d.hpp"
 

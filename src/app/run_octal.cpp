@@ -129,6 +129,7 @@ struct Options {
   bool no_shortcut = false;
   std::string print;  // "" none, "all" or "A:B"
   bool json = false;
+  bool profile = false;
   bool quiet = false;
   // Options that were given and only apply to heap games, e.g. "--engine".
   std::vector<std::string> heap_game_options;
@@ -350,6 +351,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("memory", po::value(&o.memory_text), "stay near LIMIT bytes (512M, 8G): keep only a prefix and a tail of the values")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
       ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
+      ("profile", po::bool_switch(&o.profile),
+       "time every parallel task: report the run's work and span, and the speedup they allow on 2..128 threads")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
@@ -570,6 +573,7 @@ int run(int argc, char** argv) {
   const std::uint64_t stored_n = stored.values.size();
   RunSaver saver(path, static_cast<const RunInfo&>(stored), stored_n, checkpoint_every);
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
+  engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
   std::optional<Engine> engine_holder;
   try {
@@ -631,6 +635,7 @@ int run(int argc, char** argv) {
   report.period = outcome.period;
   report.file = path;
   report.peak_rss_bytes = peak_rss_bytes();
+  if (o.profile) report.profile = engine.work_span();
   report.memory_limit_bytes = memory_limit;
   if (values.has_released()) {
     report.kept_prefix = values.prefix_end();

@@ -1,0 +1,35 @@
+#pragma once
+// How a run would scale, measured from inside it (run_octal --profile). The engine's work is a
+// graph of tasks: a kernel's parallel regions (their tasks run side by side) and the parts between
+// them that run on one thread. Two numbers bound its time on p threads (the work-span model that
+// Cilkscale reports):
+//   work T1    the time of every task and every one-thread part, summed: one thread's time;
+//   span Tinf  the longest chain that must run one after another: each parallel region's longest
+//              task, plus every one-thread part.
+// No schedule beats T1 / p or Tinf, and a greedy one (OpenMP's dynamic schedule) takes at most
+// (T1 - Tinf) / p + Tinf (Brent; Graham): the span's chain on one thread, the rest shared. So
+// T1 / ((T1 - Tinf) / p + Tinf) is the speedup p threads are sure to give; it is 1 on one
+// thread and tends to T1 / Tinf. (The looser T1 / (T1 / p + Tinf) counts the span twice.)
+// Only meaningful where the machine has a core for every thread and nothing else runs: a task
+// that loses its core to another process looks longer than it is.
+
+#include <cstdint>
+
+namespace sgx {
+
+struct WorkSpan {
+  double work_seconds = 0;  // T1
+  double span_seconds = 0;  // Tinf
+  double one_thread_seconds = 0;  // of both, the parts outside parallel regions (the ordered parts)
+  double wall_seconds = 0;  // the measured time of the same computation
+  int threads = 1;          // threads it ran with
+
+  // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
+  // nothing ran).
+  double predicted_speedup(int p) const {
+    const double bound = (work_seconds - span_seconds) / p + span_seconds;
+    return bound > 0 ? work_seconds / bound : 1.0;
+  }
+};
+
+}  // namespace sgx
