@@ -4,6 +4,7 @@
 
 #include <boost/program_options/errors.hpp>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -105,6 +106,15 @@ std::uint64_t parse_n(const std::string& option, const std::string& text) {
   } catch (const NumberError& e) {
     throw UsageError("--" + option + ": " + e.what());
   }
+}
+
+std::string utc_now_text() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return text;
 }
 
 }  // namespace sgx::cli

@@ -48,4 +48,7 @@ bool parse_command_line(const char* tool, int argc, char** argv, boost::program_
 // The number of values, as --n takes it (1e7, 2^30, 1000000), with the option named in errors.
 std::uint64_t parse_n(const std::string& option, const std::string& text);
 
+// The time now for logs and lock files, in UTC: "2026-11-25 14:30:05 UTC".
+std::string utc_now_text();
+
 }  // namespace sgx::cli

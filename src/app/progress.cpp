@@ -3,6 +3,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+
+#include "cli.hpp"
+#include "memory.hpp"
 
 namespace sgx::cli {
 
@@ -20,6 +24,19 @@ std::string duration_text(double seconds) {
     std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
   return buf;
 }
+
+// Values per second and seconds left, from done values of total in elapsed seconds (started
+// from first).
+struct Pace {
+  double rate = 0;
+  double remaining = 0;
+};
+Pace pace_of(std::uint64_t first, std::uint64_t done, std::uint64_t total, double elapsed) {
+  Pace pace;
+  if (elapsed > 0 && done > first) pace.rate = static_cast<double>(done - first) / elapsed;
+  if (pace.rate > 0 && total > done) pace.remaining = static_cast<double>(total - done) / pace.rate;
+  return pace;
+}
 }  // namespace
 
 StatusLine::StatusLine(bool wanted)
@@ -36,12 +53,11 @@ bool StatusLine::due() {
 void StatusLine::show(const char* what, const char* unit, std::uint64_t done, std::uint64_t total,
                       const std::string& extra) {
   const double elapsed = std::chrono::duration<double>(last_ - start_).count();
-  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  const Pace pace = pace_of(0, done, total, elapsed);
   const double percent = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 0;
-  const double remaining = rate > 0 ? static_cast<double>(total - done) / rate : 0;
   std::fprintf(stderr, "\r\033[K %s %llu/%llu (%.1f%%)  %.3g %s/s  elapsed %s  left %s%s", what,
-               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), percent, rate, unit,
-               duration_text(elapsed).c_str(), duration_text(remaining).c_str(), extra.c_str());
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), percent, pace.rate, unit,
+               duration_text(elapsed).c_str(), duration_text(pace.remaining).c_str(), extra.c_str());
   std::fflush(stderr);
   shown_ = true;
 }
@@ -63,6 +79,41 @@ void StatusLine::finish() {
     std::fflush(stderr);
     shown_ = false;
   }
+}
+
+ProgressLog::ProgressLog(const char* tool, bool wanted, double every_seconds, std::string file, std::uint64_t first_n)
+    : tool_(tool),
+      enabled_(wanted && !isatty(STDERR_FILENO)),
+      every_seconds_(every_seconds),
+      file_(std::move(file)),
+      first_n_(first_n),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+void ProgressLog::update(const Progress& progress) {
+  if (!enabled_ || every_seconds_ <= 0) return;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < every_seconds_) return;
+  write(progress, "");
+}
+
+void ProgressLog::checkpoint(const Progress& progress) {
+  if (enabled_) write(progress, "  checkpoint");
+}
+
+void ProgressLog::write(const Progress& progress, const char* event) {
+  last_ = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(last_ - start_).count();
+  const Pace pace = pace_of(first_n_, progress.n, progress.target, elapsed);
+  const double percent =
+      progress.target ? 100.0 * static_cast<double>(progress.n) / static_cast<double>(progress.target) : 0;
+  std::error_code error;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(file_, error);
+  const std::string file_size = error ? std::string("none yet") : bytes_text(file_bytes);
+  std::fprintf(stderr, "%s: %s n %llu/%llu (%.1f%%)  %.3g values/s  left %s  resident %s  file %s%s\n", tool_,
+               utc_now_text().c_str(), static_cast<unsigned long long>(progress.n), static_cast<unsigned long long>(progress.target), percent,
+               pace.rate, pace.rate > 0 ? duration_text(pace.remaining).c_str() : "unknown",
+               bytes_text(resident_memory_bytes()).c_str(), file_size.c_str(), event);
+  std::fflush(stderr);
 }
 
 }  // namespace sgx::cli

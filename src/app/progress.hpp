@@ -1,6 +1,8 @@
 #pragma once
-// The one-line status on stderr during long runs: only when stderr is a terminal, at most a few
-// times per second, erased when the run ends, so nothing of it reaches redirected output or logs.
+// Progress on stderr during long runs. On a terminal, a one-line status redrawn a few times per
+// second and erased when the run ends (StatusLine). Anywhere else (a batch job's log file), plain
+// lines, no carriage returns or escape codes, every so many seconds and at every checkpoint
+// (ProgressLog). Each shows itself only where the other does not.
 
 #include <chrono>
 #include <cstdint>
@@ -29,6 +31,31 @@ class StatusLine {
 
   bool enabled_;
   bool shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Plain progress lines for logs, when wanted and stderr is not a terminal:
+//   run_octal: 2026-11-25 14:40:01 n 123456789/268435456 (46.0%)  2.1e+06 values/s  left 1m09s
+//     resident 310M  file 96.0M
+// with the resident memory of the process and the size of the output file.
+class ProgressLog {
+ public:
+  // every_seconds: a line at most this often (0: only at checkpoints); first_n: values the run
+  // started from (a resumed run's stored values), so that the rate counts this run's only.
+  ProgressLog(const char* tool, bool wanted, double every_seconds, std::string file, std::uint64_t first_n);
+  // A line if every_seconds have passed since the last.
+  void update(const Progress& progress);
+  // A line after a checkpoint: progress as of it, " checkpoint" added.
+  void checkpoint(const Progress& progress);
+
+ private:
+  void write(const Progress& progress, const char* event);
+
+  const char* tool_;
+  bool enabled_;
+  double every_seconds_;
+  std::string file_;
+  std::uint64_t first_n_;
   std::chrono::steady_clock::time_point start_, last_;
 };
 

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "file_lock.hpp"
+#include "memory.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
 #include "sgx/engine.hpp"
@@ -47,6 +49,8 @@ constexpr const char* kDefaultMaxN = "2^30";
 // Five minutes: a killed run loses little, and writing costs little up to some 2^28 values (at
 // 2^30 a checkpoint takes about 40 s: such runs do better with a longer interval).
 constexpr const char* kDefaultCheckpointEvery = "300";
+// A batch job's log gets a progress line a minute: enough to follow a run of days, few enough to read.
+constexpr const char* kDefaultProgressEvery = "60";
 // --memory: what the process needs besides the values (code, libraries, HDF5, thread stacks), and
 // the least limit accepted.
 constexpr std::uint64_t kMemoryOverhead = std::uint64_t{64} << 20;
@@ -97,7 +101,16 @@ Stopping and continuing:
   seconds, and when it gets SIGINT (Ctrl-C), SIGTERM or SIGUSR1; it then exits with status 130,
   143 or 0 respectively. A second signal of the same kind ends it at once. --resume continues a
   stopped, killed or finished run from its file. For Slurm, scripts/slurm/long_run.sbatch stops
-  the run two minutes before the time limit, requeues the job and resumes.
+  the run ahead of the time limit (early enough for its checkpoint), requeues the job and resumes.
+
+Batch jobs:
+  When stderr is not a terminal (a job's log), a plain progress line goes to it every
+  --progress-every seconds and at each checkpoint: values done of the target, rate, time left,
+  resident memory and the output file's size. While a run writes its file, OUT.lock beside it
+  names the process (pid, host, start); a second run on the same file stops at once, and a lock
+  left by a killed run is free again. Without --memory, a run of more values than the available
+  memory holds (one byte each at least) is refused at its start, with the --memory to give; so is
+  a --memory above the available memory that the run would grow into.
 
 Options)";
 
@@ -110,6 +123,7 @@ struct Options {
   std::string out;
   bool resume = false;
   std::string checkpoint_every_text = kDefaultCheckpointEvery;
+  std::string progress_every_text = kDefaultProgressEvery;
   std::string engine = "auto";
   std::string memory_text;  // --memory, "" for no limit
   bool no_shortcut = false;
@@ -135,14 +149,13 @@ std::pair<std::uint64_t, std::uint64_t> print_range(const std::string& text, std
   return {from, to};
 }
 
-// Seconds, possibly fractional (tests checkpoint many times a second); 0 turns periodic
-// checkpoints off.
-double parse_seconds(const std::string& text) {
+// Seconds, possibly fractional (tests checkpoint many times a second), for option; 0 turns what
+// it times off, as zero_means says.
+double parse_seconds(const std::string& option, const std::string& text, const std::string& zero_means) {
   char* end = nullptr;
   const double seconds = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
-    throw cli::UsageError("--checkpoint-every takes seconds such as 300 or 0.5 (0: only when stopped), got '" + text +
-                          "'");
+    throw cli::UsageError(option + " takes seconds such as 300 or 0.5 (0: " + zero_means + "), got '" + text + "'");
   return seconds;
 }
 
@@ -162,13 +175,18 @@ std::string merge_kernel_names(const std::string& before, const std::string& now
   return merged;
 }
 
+// --resume of a file that is not there (exit 2).
+void refuse_missing_run(const std::string& path) {
+  std::error_code error;
+  if (!fs::exists(path, error))
+    throw cli::UsageError(path + " does not exist: there is no run to resume (leave out --resume to start one)");
+}
+
 // The stored run to continue. Refused, and left as it is, when it does not exist or belongs to
 // another game (exit 2), or cannot be trusted: damaged, truncated, another format version
 // (StoreError, exit 1).
 RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
-  std::error_code error;
-  if (!fs::exists(path, error))
-    throw cli::UsageError(path + " does not exist: there is no run to resume (leave out --resume to start one)");
+  refuse_missing_run(path);
   RunRecord previous = read_run_file(path);
   if (previous.game != game)
     throw cli::UsageError(path + " holds a run of " + previous.game + ", not " + game +
@@ -176,16 +194,19 @@ RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
   return previous;
 }
 
-// A new run replaces the file at path, unless that is an unfinished run: its values would be
-// lost to a forgotten --resume. A finished run, or a file that is no run at all, is replaced.
-void refuse_to_replace_unfinished_run(const std::string& path, const std::string& game) {
+// A new run replaces the file at path if that is a finished run or a table. An unfinished run is
+// refused (its values would be lost to a forgotten --resume), and so is anything that is not a
+// file of this program, readable as such: another program's file, or one too damaged to tell.
+void refuse_to_overwrite(const std::string& path, const std::string& game) {
   std::error_code error;
   if (!fs::exists(path, error)) return;
   RunStatus status;
   try {
+    if (read_file_kind(path) == FileKind::Table) return;
     status = read_run_status(path);
-  } catch (const StoreError&) {
-    return;
+  } catch (const StoreError& e) {
+    throw cli::UsageError(path + " exists and is not a run file of sgx, so it is left as it is (" + e.what() +
+                          "): choose another --out, or delete the file");
   }
   if (status.complete) return;
   std::string message = path + " holds an unfinished run of " + status.game + " (" + std::to_string(status.n) +
@@ -239,11 +260,13 @@ class RunSaver {
       : path_(std::move(path)), stored_(std::move(stored)), saved_n_(saved_n), every_seconds_(every_seconds),
         last_save_(std::chrono::steady_clock::now()) {}
 
-  // Between engine steps: a checkpoint when one is due.
-  void checkpoint_if_due(const Engine& engine, std::uint64_t target) {
-    if (every_seconds_ <= 0) return;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_save_).count() < every_seconds_) return;
+  // Between engine steps: a checkpoint when one is due; true when it wrote one.
+  bool checkpoint_if_due(const Engine& engine, std::uint64_t target) {
+    if (every_seconds_ <= 0) return false;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_save_).count() < every_seconds_)
+      return false;
     checkpoint(engine, target);
+    return true;
   }
 
   void checkpoint(const Engine& engine, std::uint64_t target) {
@@ -322,6 +345,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
+      ("progress-every", po::value(&o.progress_every_text),
+       "when stderr is no terminal (a batch log): a progress line every SECONDS and at each checkpoint (default 60; 0: only at checkpoints)")
       ("engine", po::value(&o.engine), "kernel: auto (default), sparse, sweep, naive")
       ("memory", po::value(&o.memory_text), "stay near LIMIT bytes (512M, 8G): keep only a prefix and a tail of the values")
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
@@ -336,7 +361,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
-  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n", "memory"})
+  for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
@@ -449,9 +474,10 @@ int run_table(TableGame game, const Options& o) {
   }
   if (!o.print.empty()) table_print_range(o.print, game, n);  // check the range before the work
   const std::string path = o.out.empty() ? default_output_path(name) : o.out;
-  refuse_to_replace_unfinished_run(path, name);
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);
+  const cli::FileLock lock(path);
+  refuse_to_overwrite(path, name);
 
   const auto start = std::chrono::steady_clock::now();
   cli::StatusLine status(!o.quiet);
@@ -497,7 +523,8 @@ int run(int argc, char** argv) {
   const std::string game = rules.canonical();
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
-  const double checkpoint_every = parse_seconds(o.checkpoint_every_text);
+  const double checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
+  const double progress_every = parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
   KernelKind kernel;
   try {
@@ -509,6 +536,23 @@ int run(int argc, char** argv) {
   // From here on a stop signal is only recorded: the run stops at the first engine step, and the
   // file is never left half-written.
   cli::StopSignals signals;
+  // Requests that cannot be met are refused before anything is written; a resumed run's n is
+  // known once its file is read.
+  auto check_request = [&] {
+    if (memory_limit == 0)
+      cli::check_values_fit_in_memory(n, kMemoryOverhead, kMinMemoryLimit);
+    else
+      cli::check_memory_limit_available(memory_limit, o.memory_text, n + kMemoryOverhead);
+    if (!o.print.empty()) print_range(o.print, n);
+  };
+  std::error_code error;
+  if (!o.resume)
+    check_request();
+  else if (!fs::exists(cli::lock_path_for(path), error))  // else a run may be starting on it: named below
+    refuse_missing_run(path);
+  if (o.out.empty()) fs::create_directories("results");
+  check_can_write(path);  // fail now, not at the first checkpoint
+  const cli::FileLock lock(path);  // from before the stored run is read to the end: one writer
 
   RunRecord stored;
   stored.game = game;
@@ -520,11 +564,10 @@ int run(int argc, char** argv) {
     if (stored.values.has_released() && memory_limit == 0)
       throw cli::UsageError(path + " holds a run computed with --memory (only " + stored.values.kept_text() +
                             " are kept): continue it with --memory");
+    check_request();
+  } else {
+    refuse_to_overwrite(path, game);
   }
-  if (!o.print.empty()) print_range(o.print, n);  // check the range before the work, not after
-  if (!o.resume) refuse_to_replace_unfinished_run(path, game);
-  if (o.out.empty()) fs::create_directories("results");
-  check_can_write(path);  // fail now, not at the first checkpoint
 
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
@@ -543,10 +586,14 @@ int run(int argc, char** argv) {
   const std::uint64_t analysis_window =
       memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
   cli::StatusLine status(!o.quiet);
+  cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
     status.update(p);
     if (signals.received()) return false;
-    saver.checkpoint_if_due(engine, p.target);
+    if (saver.checkpoint_if_due(engine, p.target))
+      log.checkpoint(p);
+    else
+      log.update(p);
     return true;
   };
   Outcome outcome;

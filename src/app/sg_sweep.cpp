@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "file_lock.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
 #include "sweep_cluster.hpp"
@@ -27,6 +28,8 @@ Computes every game of a batch and prints one table row per game: n, period, pre
 proven (and the theorem), largest value (first at), rare mask, rare count, last rare position, a
 game of the batch it is equivalent to, and the seconds it took. With --out the rows go to a CSV
 file as games finish, so a killed sweep loses only the games in progress and --resume goes on.
+One sweep writes a table at a time: a second one on the same --out stops at once, naming the
+first (TABLE.csv.lock beside the table says who holds it).
 
 PATTERN stands for many codes: '?' is any octal digit 0-7, [0-3] or [137] a class of digits;
 FILE (when a file of that name exists) lists one game per line, '#' starting a comment.
@@ -90,12 +93,14 @@ class SweepStatus {
 
 // Rows of every game, in sweep order and marked, computed across the cluster.
 std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Cluster& cluster) {
+  std::optional<cli::FileLock> lock;  // one sweep writes a table at a time
   std::optional<SweepTable> table;
   std::vector<SweepRow> rows(job.games.size());
   std::vector<std::size_t> pending;
   if (o.out.empty()) {
     for (std::size_t i = 0; i < job.games.size(); ++i) pending.push_back(i);
   } else {
+    lock.emplace(o.out);
     table.emplace(o.out, job.games, job.settings, o.resume);
     pending = table->pending();
     if (o.resume && !o.quiet)
