@@ -3,6 +3,7 @@
 SGX_BIN_DIR names the directory of the command-line tools, whose output the module must match.
 """
 
+import doctest
 import os
 import pathlib
 import signal
@@ -184,3 +185,7 @@ def test_canonical_and_games():
 def test_docstrings():
     assert "narrowest unsigned dtype" in sgx.sequence.__doc__
     assert "proven" in sgx.period.__doc__
+    # The examples in the docstrings give what they show.
+    results = doctest.testmod(sgx, extraglobs={"sgx": sgx}, optionflags=doctest.ELLIPSIS)
+    assert results.attempted >= 6
+    assert results.failed == 0
