@@ -78,7 +78,7 @@ Sequence from_python(const py::object& object) {
   out.reserve(static_cast<std::uint64_t>(values.size()));
   if (values.size() == 0) return out;
   const py::dtype dtype = values.dtype();
-  if (dtype.is(py::dtype::of<std::uint8_t>()) || dtype.equal(py::dtype::of<std::uint8_t>()))
+  if (dtype.equal(py::dtype::of<std::uint8_t>()))
     append_checked<std::uint8_t>(values, out);
   else if (dtype.equal(py::dtype::of<std::uint16_t>()))
     append_checked<std::uint16_t>(values, out);

@@ -129,6 +129,10 @@ def test_stats_match_a_count_in_numpy():
     assert stats.last_rare == np.flatnonzero(rare)[-1]
     assert stats.max_value == values.max() and stats.max_at == values.argmax()
     assert repr(stats).startswith("Stats(rare_mask=0x")
+    # Other integer dtypes, byte orders and strides give the same counts.
+    for same in (values.astype(">u4"), values.astype(np.int64), values.tolist()):
+        assert sgx.stats(same).rare_count == stats.rare_count
+    assert sgx.stats(values[::2]).rare_count == sgx.stats(values[::2].copy()).rare_count
 
 
 # ---- solve ----
