@@ -19,6 +19,7 @@ BUILD_PACKAGES=(
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   libopenmpi-dev openmpi-bin
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 # The plot scripts run with /usr/bin/python3, which sees these Debian packages.
 PLOT_PACKAGES=(python3-h5py python3-matplotlib)
@@ -129,6 +130,8 @@ cmake --build build-mpi --parallel "$(nproc)" --target sg_sweep
 step "test build-mpi (MPI only)"
 ctest --test-dir build-mpi -R Mpi --output-on-failure --no-tests=error
 
+# The Python module and its tests are left out of this tree: a sanitized extension does not load
+# into an unsanitized python3.
 configure_and_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSGX_SANITIZE=ON -DSGX_WERROR=ON -DSGX_BUILD_BENCH=OFF
 # SGX_SANITIZED tells tests they run slowly under the sanitizers, so they may use smaller sizes.

@@ -10,16 +10,21 @@
 
 namespace sgx {
 
-namespace detail {
+namespace {
 
+// Blocks of at least this size come from the system, the rest from operator new.
+constexpr std::size_t kPageBlockBytes = std::size_t{64} << 10;
+
+// Reserved but not committed (MAP_NORESERVE): pages take memory only once written.
 void* allocate_pages(std::size_t bytes) {
   void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (block == MAP_FAILED) throw std::bad_alloc();
   return block;
 }
 
-void free_pages(void* block, std::size_t bytes) { munmap(block, bytes); }
-
+// Gives the whole pages inside [begin, end) of a block from allocate_value_block back to the
+// system and makes them inaccessible, so that a stray read of a released value fails loudly.
+// Does nothing for a small block.
 void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std::size_t end) {
   if (block_bytes < kPageBlockBytes) return;
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -32,6 +37,21 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
   void* done = mmap(reinterpret_cast<void*>(first), last - first, PROT_NONE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   if (done == MAP_FAILED) throw std::bad_alloc();
+}
+
+}  // namespace
+
+namespace detail {
+
+void* allocate_value_block(std::size_t bytes) {
+  return bytes < kPageBlockBytes ? ::operator new(bytes) : allocate_pages(bytes);
+}
+
+void free_value_block(void* block, std::size_t bytes) noexcept {
+  if (bytes < kPageBlockBytes)
+    ::operator delete(block);
+  else
+    munmap(block, bytes);
 }
 
 }  // namespace detail
@@ -104,7 +124,7 @@ void Sequence::release_storage_pages() {
   if (!has_released()) return;
   visit([this](auto& v) {
     const std::size_t width = sizeof(v[0]);
-    detail::release_pages(v.data(), v.capacity() * width, prefix_end_ * width, tail_start_ * width);
+    release_pages(v.data(), v.capacity() * width, prefix_end_ * width, tail_start_ * width);
   });
 }
 

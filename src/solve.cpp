@@ -429,6 +429,17 @@ std::string component_text(const SolveGame& game, const Component& c) {
   return {};
 }
 
+std::string move_text(const SolveGame& game, const Move& move) {
+  const char* kind = game.kind == GameKind::Wythoff ? "pair" : game.kind == GameKind::Cut ? "sheet" : "heap";
+  std::string left;
+  for (const Component& c : move.to) left.append(left.empty() ? "" : " + ").append(component_text(game, c));
+  std::string text = concat(kind, " ", move.index + 1, ": ", component_text(game, move.from), " -> ",
+                            left.empty() ? "0" : left);
+  if (game.kind == GameKind::Fibonacci)
+    text.append(concat("  (take ", move.from[0] - (move.to.empty() ? 0 : move.to[0][0]), ")"));
+  return text;
+}
+
 Solution solve(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options) {
   if (position.empty()) throw SolveError("no position given: name at least one heap");
   if (options.stored_values && game.kind != GameKind::Code)

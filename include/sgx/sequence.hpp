@@ -23,21 +23,18 @@ namespace sgx {
 using Value = std::uint32_t;
 
 namespace detail {
-// Large blocks come straight from the system, reserved but not committed (MAP_NORESERVE): a run's
-// storage can be reserved for its whole target, 2^36 values and more, however little of it stays
-// in memory. Small blocks come from operator new.
-inline constexpr std::size_t kPageBlockBytes = std::size_t{64} << 10;
-void* allocate_pages(std::size_t bytes);
-void free_pages(void* block, std::size_t bytes);
-// Gives the whole pages inside [begin, end) of a block from allocate_pages back to the system and
-// makes them inaccessible. Does nothing for a small block.
-void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std::size_t end);
+// The storage PageAllocator hands out (sequence.cpp). Large blocks are reserved from the system
+// without being committed, so that a run's storage can be reserved for its whole target, 2^36
+// values and more, however little of it stays in memory; small blocks come from operator new.
+void* allocate_value_block(std::size_t bytes);
+void free_value_block(void* block, std::size_t bytes) noexcept;
 }  // namespace detail
 
 // The values a bounded run keeps, for messages: "G(0..4095) and G(900000..999999)" for a prefix
 // ending at prefix_end and a tail from tail_start to n - 1 (either may be empty).
 std::string kept_values_text(std::uint64_t prefix_end, std::uint64_t tail_start, std::uint64_t n);
 
+// The values' allocator: storage from detail::allocate_value_block, new elements left unwritten.
 template <class T>
 struct PageAllocator {
   using value_type = T;
@@ -47,17 +44,9 @@ struct PageAllocator {
 
   T* allocate(std::size_t count) {
     if (count > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
-    const std::size_t bytes = count * sizeof(T);
-    if (bytes < detail::kPageBlockBytes) return static_cast<T*>(::operator new(bytes));
-    return static_cast<T*>(detail::allocate_pages(bytes));
+    return static_cast<T*>(detail::allocate_value_block(count * sizeof(T)));
   }
-  void deallocate(T* block, std::size_t count) noexcept {
-    const std::size_t bytes = count * sizeof(T);
-    if (bytes < detail::kPageBlockBytes)
-      ::operator delete(block);
-    else
-      detail::free_pages(block, bytes);
-  }
+  void deallocate(T* block, std::size_t count) noexcept { detail::free_value_block(block, count * sizeof(T)); }
   // Growing a vector leaves the new values unwritten, so that storage with a released middle can
   // be set up without touching its pages (Sequence::resize writes its zeros itself).
   template <class U>

@@ -72,6 +72,10 @@ struct Move {
   friend bool operator==(const Move&, const Move&) = default;
 };
 
+// A move as the tools print it, counting components from 1: "heap 1: 3 -> 1", "heap 2: 7 -> 2 + 3",
+// "pair 1: (4, 7) -> (3, 5)", "sheet 1: 4x7 -> 2x7 + 2x7", "heap 1: 20 -> 19/1  (take 1)".
+std::string move_text(const SolveGame& game, const Move& move);
+
 struct Solution {
   // Normal play: the Sprague-Grundy value of the position. Misere play: the misere Grundy value of
   // the whole position, G-(terminal) = 1 (not a XOR of anything). Empty when not computed (a

@@ -63,27 +63,6 @@ Examples:
 
 Options)";
 
-const char* kind_word(const SolveGame& game) {
-  switch (game.kind) {
-    case GameKind::Wythoff:
-      return "pair";
-    case GameKind::Cut:
-      return "sheet";
-    default:
-      return "heap";
-  }
-}
-
-std::string left_text(const SolveGame& game, const Move& move) {
-  if (move.to.empty()) return "0";
-  std::string text;
-  for (const Component& c : move.to) {
-    if (!text.empty()) text.append(" + ");
-    text.append(component_text(game, c));
-  }
-  return text;
-}
-
 std::string outcome_text(const Solution& solution) {
   return solution.mover_wins ? "N: the player to move wins" : "P: the player to move loses";
 }
@@ -106,11 +85,7 @@ void print_text(const SolveGame& game, const std::vector<Component>& position, c
   }
   std::cout << "winning moves (" << solution.winning_moves.size() << "):\n";
   for (const Move& move : solution.winning_moves) {
-    std::cout << "  " << kind_word(game) << " " << move.index + 1 << ": " << component_text(game, move.from) << " -> "
-              << left_text(game, move);
-    if (game.kind == GameKind::Fibonacci)
-      std::cout << "  (take " << move.from[0] - (move.to.empty() ? 0 : move.to[0][0]) << ")";
-    std::cout << "\n";
+    std::cout << "  " << move_text(game, move) << "\n";
   }
 }
 

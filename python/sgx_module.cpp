@@ -1,0 +1,411 @@
+// The Python module sgx: the library's computations for notebooks, values as numpy arrays.
+//
+// Long calls release the GIL. sgx.sequence looks at Python's signals between engine steps (each a
+// fraction of a second) with the GIL held for a moment, so Ctrl-C stops it as KeyboardInterrupt.
+// The library's exceptions become Python's: a malformed code or a bad argument is a ValueError with
+// the message the command-line tools print, an unreadable file an OSError.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "sgx/engine.hpp"
+#include "sgx/period.hpp"
+#include "sgx/report.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/sequence.hpp"
+#include "sgx/solve.hpp"
+#include "sgx/stats.hpp"
+#include "sgx/store.hpp"
+#include "sgx/version.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using sgx::Sequence;
+
+// ---- values between numpy and the library ----
+
+// The values as a numpy array of the sequence's own (narrowest) type, without a copy: the array
+// owns the sequence.
+py::array to_numpy(Sequence values) {
+  auto* owned = new Sequence(std::move(values));
+  py::capsule owner(owned, [](void* sequence) { delete static_cast<Sequence*>(sequence); });
+  return owned->visit([&](auto& v) -> py::array {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    return py::array_t<T>({static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))}, v.data(),
+                          owner);
+  });
+}
+
+template <class T>
+void append_checked(const py::array& values, Sequence& out) {
+  const auto typed = values.unchecked<T, 1>();
+  for (py::ssize_t i = 0; i < typed.shape(0); ++i) {
+    const T value = typed(i);
+    if constexpr (std::is_signed_v<T>)
+      if (value < 0)
+        throw py::value_error("values[" + std::to_string(i) + "] is " + std::to_string(value) +
+                              ": nim-values are never negative");
+    if (static_cast<std::uint64_t>(value) > std::numeric_limits<sgx::Value>::max())
+      throw py::value_error("values[" + std::to_string(i) + "] is " + std::to_string(value) +
+                            ": nim-values above 2^32 - 1 are not supported");
+    out.push_back(static_cast<sgx::Value>(value));
+  }
+}
+
+// Any one-dimensional array or list of non-negative integers, as a Sequence.
+Sequence from_python(const py::object& object) {
+  const py::array values = py::array::ensure(object);
+  if (!values) throw py::type_error("values must be a list or a one-dimensional array of integers");
+  if (values.ndim() != 1)
+    throw py::value_error("values must be one-dimensional, got " + std::to_string(values.ndim()) + " dimensions");
+  const char kind = values.dtype().kind();
+  if (values.size() > 0 && kind != 'u' && kind != 'i')
+    throw py::type_error(std::string("values must be integers, got an array of dtype ") +
+                         py::str(values.dtype()).cast<std::string>());
+  Sequence out;
+  out.reserve(static_cast<std::uint64_t>(values.size()));
+  if (values.size() == 0) return out;
+  const py::dtype dtype = values.dtype();
+  if (dtype.equal(py::dtype::of<std::uint8_t>()))
+    append_checked<std::uint8_t>(values, out);
+  else if (dtype.equal(py::dtype::of<std::uint16_t>()))
+    append_checked<std::uint16_t>(values, out);
+  else if (dtype.equal(py::dtype::of<std::uint32_t>()))
+    append_checked<std::uint32_t>(values, out);
+  else if (kind == 'u')
+    append_checked<std::uint64_t>(py::array_t<std::uint64_t, py::array::forcecast>::ensure(values), out);
+  else
+    append_checked<std::int64_t>(py::array_t<std::int64_t, py::array::forcecast>::ensure(values), out);
+  return out;
+}
+
+std::string path_text(const py::object& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
+// ---- sequence ----
+
+// Runs between engine steps: with the GIL held for a moment, lets Python run its signal handlers.
+// Ctrl-C makes PyErr_CheckSignals fail with KeyboardInterrupt set; the error is kept to raise
+// once the engine has stopped.
+class StopOnSignal {
+ public:
+  bool operator()(const sgx::Progress&) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return true;
+    error_.emplace();  // takes the pending error
+    return false;
+  }
+  void raise_if_stopped() {
+    if (error_) throw std::move(*error_);
+  }
+
+ private:
+  std::optional<py::error_already_set> error_;
+};
+
+py::array sequence(const std::string& game, std::int64_t n, const std::optional<int>& threads,
+                   const std::string& engine_name) {
+  if (n < 0) throw py::value_error("n must be >= 0, got " + std::to_string(n));
+  sgx::EngineOptions options;
+  options.kernel = sgx::parse_kernel_kind(engine_name);
+  if (threads && *threads < 1) throw py::value_error("threads must be at least 1, got " + std::to_string(*threads));
+  options.threads = threads.value_or(0);
+  sgx::Engine engine(sgx::parse_rules(game), options);
+  StopOnSignal stop;
+  {
+    py::gil_scoped_release unlocked;
+    engine.compute_to(static_cast<std::uint64_t>(n), std::ref(stop));
+  }
+  stop.raise_if_stopped();
+  Sequence values = engine.values();
+  values.truncate(static_cast<std::uint64_t>(n));
+  return to_numpy(std::move(values));
+}
+
+// ---- period and stats ----
+
+sgx::PeriodResult period(const py::object& values_object, const std::optional<std::string>& game) {
+  const Sequence values = from_python(values_object);
+  std::optional<sgx::Rules> rules;
+  if (game) rules = sgx::parse_rules(*game);
+  py::gil_scoped_release unlocked;
+  if (rules) return sgx::analyze_period(values, *rules);
+  return values.visit([](const auto& v) { return sgx::find_additive_period(std::span(v.data(), v.size())); });
+}
+
+std::string period_repr(const sgx::PeriodResult& p) {
+  if (!p.found) return "Period(found=False, checked_n=" + std::to_string(p.checked_n) + ")";
+  return "Period(period=" + std::to_string(p.period) + ", preperiod=" + std::to_string(p.preperiod) +
+         ", saltus=" + std::to_string(p.saltus) + ", proven=" + (p.proven ? "True" : "False") + ", theorem='" +
+         p.theorem + "', proof_needs_n=" + std::to_string(p.proof_needs_n) + ", checked_n=" + std::to_string(p.checked_n) +
+         ")";
+}
+
+sgx::SparseStats stats(const py::object& values_object) {
+  const Sequence values = from_python(values_object);
+  py::gil_scoped_release unlocked;
+  return sgx::compute_stats(values);
+}
+
+std::string stats_repr(const sgx::SparseStats& s) {
+  return "Stats(rare_mask=" + sgx::hex(s.rare_mask) + ", rare_count=" + std::to_string(s.rare_count) +
+         ", last_rare=" + std::to_string(s.last_rare) + ", max_value=" + std::to_string(s.max_value) +
+         ", max_at=" + std::to_string(s.max_at) + ", histogram=<" + std::to_string(s.histogram.size()) + " counts>)";
+}
+
+py::array_t<std::uint64_t> histogram_array(const sgx::SparseStats& s) {
+  return py::array_t<std::uint64_t>(static_cast<py::ssize_t>(s.histogram.size()), s.histogram.data());
+}
+
+// ---- solve ----
+
+// A move as Python sees it: heaps as ints for code games, tuples for the other games' parts.
+struct PyMove {
+  std::size_t index = 0;
+  py::object before;
+  py::list after;
+  std::string text;
+};
+
+struct PySolution {
+  std::optional<std::uint64_t> value;
+  bool mover_wins = false;
+  std::vector<PyMove> winning_moves;
+  std::string method;
+  std::string game;
+  bool misere = false;
+};
+
+py::object component_object(const sgx::SolveGame& game, const sgx::Component& component) {
+  if (game.kind == sgx::GameKind::Code) return py::int_(component.at(0));
+  return py::tuple(py::cast(component));
+}
+
+// The position's parts as sg_solve's words, so that parse_position checks them as it checks the
+// command line: a heap 3 is "3"; a Wythoff pair (4, 7) two words; a sheet (4, 7) "4x7"; a
+// Fibonacci state (18, 4) "18/4". Strings are taken as they are.
+std::vector<std::string> position_words(const sgx::SolveGame& game, const py::iterable& heaps) {
+  std::vector<std::string> words;
+  for (const py::handle item : heaps) {
+    if (py::isinstance<py::str>(item)) {
+      words.push_back(item.cast<std::string>());
+    } else if (py::isinstance<py::int_>(item)) {
+      words.push_back(py::str(item).cast<std::string>());
+    } else if (py::isinstance<py::sequence>(item)) {
+      std::vector<std::string> parts;
+      for (const py::handle part : item) parts.push_back(py::str(part).cast<std::string>());
+      if (game.kind == sgx::GameKind::Wythoff) {
+        words.insert(words.end(), parts.begin(), parts.end());
+      } else {
+        const char* joint = game.kind == sgx::GameKind::Cut ? "x" : "/";
+        std::string word;
+        for (const std::string& part : parts) word.append(word.empty() ? "" : joint).append(part);
+        words.push_back(word);
+      }
+    } else {
+      throw py::type_error("heaps must hold ints, tuples or strings, got " +
+                           py::str(py::type::of(item)).cast<std::string>());
+    }
+  }
+  return words;
+}
+
+PySolution solve(const std::string& game_text, const py::iterable& heaps, bool misere) {
+  const sgx::SolveGame game = sgx::parse_solve_game(game_text);
+  const std::vector<sgx::Component> position = sgx::parse_position(game, position_words(game, heaps));
+  sgx::SolveOptions options;
+  options.misere = misere;
+  sgx::Solution solution;
+  {
+    py::gil_scoped_release unlocked;
+    solution = sgx::solve(game, position, options);
+  }
+  PySolution out{solution.value, solution.mover_wins, {}, solution.method, game.name, misere};
+  for (const sgx::Move& move : solution.winning_moves) {
+    py::list after;
+    for (const sgx::Component& part : move.to) after.append(component_object(game, part));
+    out.winning_moves.push_back({move.index, component_object(game, move.from), after, sgx::move_text(game, move)});
+  }
+  return out;
+}
+
+std::string solution_repr(const PySolution& s) {
+  std::string moves;
+  for (const PyMove& move : s.winning_moves) moves.append(moves.empty() ? "" : ", ").append("<" + move.text + ">");
+  return "Solution(game='" + s.game + "'" + (s.misere ? ", misere=True" : "") +
+         ", value=" + (s.value ? std::to_string(*s.value) : "None") + ", outcome='" + (s.mover_wins ? "N" : "P") +
+         "', winning_moves=[" + moves + "])";
+}
+
+// ---- files ----
+
+struct PyRun {
+  sgx::RunInfo info;
+  py::array values;
+  std::string path;
+};
+
+PyRun open_run(const py::object& path_object) {
+  const std::string path = path_text(path_object);
+  sgx::RunRecord record;
+  {
+    py::gil_scoped_release unlocked;
+    record = sgx::read_run_file(path);
+  }
+  if (record.values.has_released())
+    throw py::value_error(path + " was written by a run with --memory and keeps only " + record.values.kept_text() +
+                          ": sgx.open reads files that hold every value");
+  py::array values = to_numpy(std::move(record.values));
+  return {std::move(static_cast<sgx::RunInfo&>(record)), std::move(values), path};
+}
+
+std::string run_repr(const PyRun& run) {
+  return "Run('" + run.path + "', game='" + run.info.game + "', n=" + std::to_string(run.values.size()) +
+         ", complete=" + (run.info.complete ? "True" : "False") + ", engine='" + run.info.engine + "', period=" +
+         period_repr(run.info.period) + ")";
+}
+
+py::dict games() {
+  py::dict named;
+  for (const sgx::NamedGame& game : sgx::named_games()) named[game.name] = game.code;
+  return named;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(sgx, m) {
+  m.doc() = R"(Sprague-Grundy sequences of heap games: compute, find the period, solve positions.
+
+    >>> import sgx
+    >>> g = sgx.sequence('kayles', 200)      # numpy array, narrowest unsigned dtype
+    >>> sgx.period(g, game='kayles')          # proven by the Guy-Smith theorem
+    Period(period=12, preperiod=71, saltus=0, proven=True, theorem='guy-smith', proof_needs_n=168, checked_n=200)
+    >>> sgx.solve('nim', [3, 4, 5]).winning_moves
+    [<heap 1: 3 -> 1>]
+
+Games are codes (0.137, 4!.0, 0.[3], sub:1,3,4) or names (sgx.games()).)";
+  m.attr("__version__") = sgx::kVersion;
+
+  py::register_exception_translator([](std::exception_ptr error) {
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const sgx::ParseError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const sgx::StoreError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    }
+  });
+
+  m.def("sequence", &sequence, py::arg("game"), py::arg("n"), py::arg("threads") = py::none(),
+        py::arg("engine") = "auto",
+        R"(G(0..n-1) of a heap game, as a numpy array of the narrowest unsigned dtype that holds them.
+
+game     a code ('0.137', '4!.0', '0.[3]', 'sub:1,3,4') or a name ('kayles', see sgx.games())
+n        how many values
+threads  OpenMP threads (None: all available)
+engine   'auto', 'sparse', 'sweep' or 'naive'; every engine gives the same values
+
+Once a period is proven the remaining values follow from it. Ctrl-C stops the computation
+(KeyboardInterrupt). A malformed code raises ValueError.)");
+
+  py::class_<sgx::PeriodResult>(m, "Period", "The eventual (arithmetic) period of a sequence; see sgx.period.")
+      .def_readonly("found", &sgx::PeriodResult::found, "a periodic tail with enough repetitions was seen")
+      .def_readonly("preperiod", &sgx::PeriodResult::preperiod, "n0: G(n + p) = G(n) + saltus for n >= n0")
+      .def_readonly("period", &sgx::PeriodResult::period, "p")
+      .def_readonly("saltus", &sgx::PeriodResult::saltus, "0 for ordinary periodicity")
+      .def_readonly("proven", &sgx::PeriodResult::proven, "a theorem certifies the period from the values given")
+      .def_readonly("theorem", &sgx::PeriodResult::theorem, "the theorem that applies to the game ('' if none)")
+      .def_readonly("proof_needs_n", &sgx::PeriodResult::proof_needs_n,
+                    "values the proof needs (0 when no theorem applies)")
+      .def_readonly("exceptions", &sgx::PeriodResult::exceptions, "n < n0 that break the period")
+      .def_readonly("checked_n", &sgx::PeriodResult::checked_n, "how many values were analysed")
+      .def("__repr__", &period_repr)
+      .def("__str__", &sgx::period_text);
+
+  m.def("period", &period, py::arg("values"), py::arg("game") = py::none(),
+        R"(The eventual period of values (a list or numpy array of non-negative integers).
+
+With game (the code or name whose values these are), the period is detected and proven as
+run_octal does: .proven is True when a theorem certifies it from the values given, and
+.proof_needs_n says how many values that takes. Without game, the period is found by repetition
+alone (a tail of two full periods covering a quarter of the values) and never proven.)");
+
+  py::class_<sgx::SparseStats>(m, "Stats", "Rare-value statistics of a sequence; see sgx.stats.")
+      .def_readonly("rare_mask", &sgx::SparseStats::rare_mask, "the mask with the fewest rare positions")
+      .def_readonly("rare_count", &sgx::SparseStats::rare_count, "positions rare under rare_mask")
+      .def_readonly("last_rare", &sgx::SparseStats::last_rare, "the largest rare position, -1 if none")
+      .def_readonly("max_value", &sgx::SparseStats::max_value)
+      .def_readonly("max_at", &sgx::SparseStats::max_at, "first position of max_value")
+      .def_property_readonly("histogram", &histogram_array, "histogram[v]: positions with value v")
+      .def("__repr__", &stats_repr);
+
+  m.def("stats", &stats, py::arg("values"),
+        R"(Histogram and rare values: a position n is rare under mask m when G(n) & m has an even number of
+bits set; rare_mask is the non-zero mask with the fewest rare positions.)");
+
+  py::class_<PyMove>(m, "Move", "A winning move: which part of the position, and what it leaves.")
+      .def_readonly("index", &PyMove::index, "which heap (or pair, sheet), counting from 0")
+      .def_readonly("before", &PyMove::before, "the heap before the move")
+      .def_readonly("after", &PyMove::after, "what the move leaves in its place ([] when the heap is taken)")
+      .def("__repr__", [](const PyMove& move) { return "<" + move.text + ">"; })
+      .def("__str__", [](const PyMove& move) { return move.text; });
+
+  py::class_<PySolution>(m, "Solution", "The value of a position, who wins, and every winning move.")
+      .def_readonly("value", &PySolution::value,
+                    "the Sprague-Grundy value (misere: of the whole position); None when not computed")
+      .def_property_readonly("outcome", [](const PySolution& s) { return s.mover_wins ? "N" : "P"; },
+                             "'N': the player to move wins; 'P': the player to move loses")
+      .def_readonly("mover_wins", &PySolution::mover_wins)
+      .def_readonly("winning_moves", &PySolution::winning_moves)
+      .def_readonly("method", &PySolution::method, "how the answer was found")
+      .def("__repr__", &solution_repr);
+
+  m.def("solve", &solve, py::arg("game"), py::arg("heaps"), py::arg("misere") = false,
+        R"(Solves a position: a sum of heaps of one game.
+
+game    a code or name as sgx.sequence takes it, or 'bash:M', 'wythoff', 'fibonacci', 'cut'
+heaps   ints for heap games; (a, b) pairs for wythoff; (rows, columns) sheets for cut; (n, limit)
+        or n for fibonacci
+misere  whoever makes the last move loses
+
+    >>> s = sgx.solve('nim', [3, 4, 5])
+    >>> s.value, s.outcome, s.winning_moves
+    (2, 'N', [<heap 1: 3 -> 1>]))");
+
+  py::class_<PyRun>(m, "Run", "A run file written by run_octal: its values and what it says about them.")
+      .def_readonly("values", &PyRun::values, "G(0..n-1) as a numpy array")
+      .def_readonly("path", &PyRun::path)
+      .def_property_readonly("game", [](const PyRun& r) { return r.info.game; }, "canonical code")
+      .def_property_readonly("n", [](const PyRun& r) { return r.values.size(); })
+      .def_property_readonly("complete", [](const PyRun& r) { return r.info.complete; },
+                             "False for a checkpoint that has not reached target_n")
+      .def_property_readonly("target_n", [](const PyRun& r) { return r.info.target_n; })
+      .def_property_readonly("engine", [](const PyRun& r) { return r.info.engine; })
+      .def_property_readonly("program_version", [](const PyRun& r) { return r.info.program_version; })
+      .def_property_readonly("stats", [](const PyRun& r) { return r.info.stats; })
+      .def_property_readonly("period", [](const PyRun& r) { return r.info.period; })
+      .def("__repr__", &run_repr);
+
+  m.def("open", &open_run, py::arg("path"),
+        R"(Reads a run file of run_octal (HDF5): .values as a numpy array, and .game, .n, .complete,
+.target_n, .engine, .program_version, .stats, .period as stored. A damaged, missing or foreign
+file raises OSError with the reason.)");
+
+  m.def(
+      "canonical", [](const std::string& code) { return sgx::parse_rules(code).canonical(); }, py::arg("code"),
+      "The canonical text of a game: canonical('kayles') == '0.77'. ValueError for a malformed code.");
+  m.def("games", &games, "The named games and their codes, e.g. {'kayles': '0.77', ...}.");
+}

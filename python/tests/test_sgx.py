@@ -1,0 +1,195 @@
+"""Tests of the Python module sgx, run from the build tree (PYTHONPATH=<build>/python).
+
+SGX_BIN_DIR names the directory of the command-line tools, whose output the module must match.
+"""
+
+import doctest
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sgx
+
+BIN_DIR = pathlib.Path(os.environ.get("SGX_BIN_DIR", ""))
+
+
+def run_octal(*args):
+    return subprocess.run([str(BIN_DIR / "run_octal"), *args], check=True, capture_output=True, text=True).stdout
+
+
+# ---- sequence ----
+
+def test_sequence_equals_run_octal(tmp_path):
+    values = sgx.sequence("0.137", 10**6)
+    printed = run_octal("0.137", "--n", "1e6", "--print", "--quiet", "--out", str(tmp_path / "run.h5"))
+    assert values.dtype == np.uint8
+    assert values.shape == (10**6,)
+    assert np.array_equal(values, np.array(printed.split(), dtype=np.int64))
+
+
+def test_kayles_first_values():
+    assert sgx.sequence("kayles", 12).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+
+
+def test_dtype_is_the_narrowest_that_holds_the_values():
+    nim = sgx.sequence("nim", 300)  # G(n) = n
+    assert nim.dtype == np.uint16
+    assert np.array_equal(nim, np.arange(300))
+    assert sgx.sequence("nim", 256).dtype == np.uint8
+    assert sgx.sequence("nim", 257).dtype == np.uint16
+    assert sgx.sequence("kayles", 0).size == 0
+
+
+@pytest.mark.parametrize("engine", ["naive", "sparse", "sweep"])
+def test_every_engine_gives_the_same_values(engine):
+    reference = sgx.sequence("4!.0", 3000, engine="naive", threads=1)
+    assert np.array_equal(sgx.sequence("4!.0", 3000, engine=engine, threads=2), reference)
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="invalid game '0.x' at character 3: 'x' is not a hexadecimal digit"):
+        sgx.sequence("0.x", 10)
+    with pytest.raises(ValueError, match="unknown engine 'fast'"):
+        sgx.sequence("kayles", 10, engine="fast")
+    with pytest.raises(ValueError, match="n must be >= 0"):
+        sgx.sequence("kayles", -1)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        sgx.sequence("kayles", 10, threads=0)
+
+
+def test_ctrl_c_raises_keyboard_interrupt():
+    # A child process, so that the signal reaches only the computation. It installs Python's own
+    # SIGINT handler: a process started in the background may have inherited SIGINT ignored.
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import signal, sgx\n"
+         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+         "print('computing', flush=True)\n"
+         "try:\n"
+         "    sgx.sequence('4!.0', 2**28)\n"
+         "    print('finished')\n"
+         "except KeyboardInterrupt:\n"
+         "    print('interrupted')\n"],
+        stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "computing\n"
+    try:
+        child.wait(timeout=0.5)  # well inside a computation that takes minutes
+    except subprocess.TimeoutExpired:
+        pass
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=300)
+    assert out == "interrupted\n"
+    assert child.returncode == 0
+
+
+# ---- period and stats ----
+
+def test_kayles_period_is_proven():
+    period = sgx.period(sgx.sequence("kayles", 200), game="kayles")
+    assert (period.found, period.period, period.preperiod, period.saltus) == (True, 12, 71, 0)
+    assert period.proven
+    assert period.theorem == "guy-smith"
+    assert 0 < period.proof_needs_n <= 200
+    assert "period=12" in repr(period) and "proven=True" in repr(period)
+
+
+def test_too_few_values_leave_the_period_unproven():
+    period = sgx.period(sgx.sequence("kayles", 120), game="kayles")
+    assert not period.proven
+    assert period.proof_needs_n > 120
+
+
+def test_period_of_plain_values():
+    period = sgx.period([5, 0, 1, 2] + [0, 1, 2] * 30)
+    assert (period.found, period.period, period.preperiod, period.proven) == (True, 3, 1, False)
+    assert sgx.period(np.arange(100), game=None).saltus == 1
+
+
+def test_period_refuses_values_that_are_not_nim_values():
+    with pytest.raises(ValueError, match="values\\[1\\] is -2"):
+        sgx.period([1, -2, 3])
+    with pytest.raises(TypeError, match="integers"):
+        sgx.period([0.5, 1.5])
+
+
+def test_stats_match_a_count_in_numpy():
+    values = sgx.sequence("0.137", 5000)
+    stats = sgx.stats(values)
+    counts = np.bincount(values)
+    # One count for every value below a power of two: the counts of every mask come from it.
+    assert np.array_equal(stats.histogram[:counts.size], counts)
+    assert not stats.histogram[counts.size:].any()
+    rare = np.array([bin(v & stats.rare_mask).count("1") % 2 == 0 for v in values.tolist()])
+    assert stats.rare_count == rare.sum()
+    assert stats.last_rare == np.flatnonzero(rare)[-1]
+    assert stats.max_value == values.max() and stats.max_at == values.argmax()
+    assert repr(stats).startswith("Stats(rare_mask=0x")
+    # Other integer dtypes, byte orders and strides give the same counts.
+    for same in (values.astype(">u4"), values.astype(np.int64), values.tolist()):
+        assert sgx.stats(same).rare_count == stats.rare_count
+    assert sgx.stats(values[::2]).rare_count == sgx.stats(values[::2].copy()).rare_count
+
+
+# ---- solve ----
+
+def test_solve_nim():
+    solution = sgx.solve("nim", [3, 4, 5])
+    assert (solution.value, solution.outcome, solution.mover_wins) == (2, "N", True)
+    [move] = solution.winning_moves
+    assert (move.index, move.before, move.after) == (0, 3, [1])
+    assert repr(move) == "<heap 1: 3 -> 1>"
+
+
+def test_solve_other_games_and_misere():
+    assert sgx.solve("wythoff", [(3, 5)]).outcome == "P"
+    [move] = sgx.solve("cut", [(2, 4)]).winning_moves
+    assert move.after == [(2, 2), (2, 2)]
+    misere = sgx.solve("nim", [1, 1], misere=True)
+    assert (misere.value, misere.outcome) == (1, "N")
+
+
+def test_solve_refuses_bad_positions():
+    with pytest.raises(ValueError, match="negative"):
+        sgx.solve("nim", [-3])
+    with pytest.raises(ValueError, match="invalid game"):
+        sgx.solve("0.x", [3])
+
+
+# ---- files, names ----
+
+def test_open_reads_what_run_octal_wrote(tmp_path):
+    path = tmp_path / "0.137.h5"
+    run_octal("0.137", "--n", "1e5", "--quiet", "--out", str(path))
+    run = sgx.open(path)
+    assert np.array_equal(run.values, sgx.sequence("0.137", 10**5))
+    assert (run.game, run.n, run.complete, run.target_n) == ("0.137", 10**5, True, 10**5)
+    assert (run.period.period, run.period.preperiod, run.period.proven) == (34, 52, True)
+    assert run.stats.rare_mask == sgx.stats(run.values).rare_mask
+    assert "game='0.137'" in repr(run)
+
+
+def test_open_refuses_a_missing_file(tmp_path):
+    with pytest.raises(OSError, match="none.h5"):
+        sgx.open(tmp_path / "none.h5")
+
+
+def test_canonical_and_games():
+    assert sgx.canonical("kayles") == "0.77"
+    assert sgx.canonical("0.1370") == "0.137"
+    assert sgx.games()["kayles"] == "0.77"
+    with pytest.raises(ValueError):
+        sgx.canonical("kayles!")
+
+
+def test_docstrings():
+    assert "narrowest unsigned dtype" in sgx.sequence.__doc__
+    assert "proven" in sgx.period.__doc__
+    # The examples in the docstrings give what they show.
+    results = doctest.testmod(sgx, extraglobs={"sgx": sgx}, optionflags=doctest.ELLIPSIS)
+    assert results.attempted >= 6
+    assert results.failed == 0
