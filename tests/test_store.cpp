@@ -280,8 +280,8 @@ TEST_F(StoreTest, StatusIsReadWithoutTheValues) {
   EXPECT_FALSE(status.complete);
   EXPECT_EQ(status.target_n, 200'000u);
   EXPECT_EQ(store_error_message([&] { read_run_status(path("missing.h5")); }), path("missing.h5") + " does not exist");
-  detail::write_run_file_as_version(path("v3.h5"), record, 3);
-  EXPECT_NE(store_error_message([&] { read_run_status(path("v3.h5")); }).find("newer format version 3"),
+  detail::write_run_file_as_version(path("v4.h5"), record, 4);
+  EXPECT_NE(store_error_message([&] { read_run_status(path("v4.h5")); }).find("newer format version 4"),
             std::string::npos);
 }
 
@@ -393,13 +393,13 @@ TEST_F(StoreTest, OtherFormatVersionsAreRefused) {
   RunRecord record = make_record(random_sequence(1, 100, 6));
   detail::write_run_file_as_version(path("v99.h5"), record, 99);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v99.h5")); }),
-            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 and 2");
-  detail::write_run_file_as_version(path("v3.h5"), record, 3);
-  EXPECT_EQ(store_error_message([&] { read_run_status(path("v3.h5")); }),
-            path("v3.h5") + " was written by a newer format version 3; this program reads versions 1 and 2");
+            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 to 3");
+  detail::write_run_file_as_version(path("v4.h5"), record, 4);
+  EXPECT_EQ(store_error_message([&] { read_run_status(path("v4.h5")); }),
+            path("v4.h5") + " was written by a newer format version 4; this program reads versions 1 to 3");
   detail::write_run_file_as_version(path("v0.h5"), record, 0);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v0.h5")); }),
-            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 and 2");
+            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 to 3");
 }
 
 TEST_F(StoreTest, TruncatedFilesAreRefused) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -105,6 +106,9 @@ class Engine {
   // The running sparse kernel's state with the largest value so far (nothing for other kernels).
   std::optional<SparseState> sparse_state() const;
   bool bounded() const { return options_.value_memory > 0; }
+  // Bounded runs: values from n on are not released (they are not on disk yet); the run's file
+  // writer raises it as it writes. No limit until called.
+  void set_release_limit(std::uint64_t n) { release_limit_ = n; }
 
  private:
   void use_kernel(KernelKind kind);
@@ -123,6 +127,7 @@ class Engine {
 
   Rules rules_;
   EngineOptions options_;
+  std::uint64_t release_limit_ = std::numeric_limits<std::uint64_t>::max();
   Sequence values_;
   std::unique_ptr<Kernel> kernel_;
   KernelKind active_ = KernelKind::Naive;

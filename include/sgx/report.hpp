@@ -3,10 +3,12 @@
 // period, preperiod, saltus, proven, rare.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sgx/period.hpp"
+#include "sgx/provenance.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/table2d.hpp"
 
@@ -54,6 +56,8 @@ struct RunReport {
   std::uint64_t memory_limit_bytes = 0;
   std::uint64_t kept_prefix = 0;
   std::uint64_t tail_start = 0;
+  // This stretch of the run (a start or a resume), as its file records it; none when not known.
+  std::optional<Provenance> provenance;
 };
 
 // The "stats" and "period" objects, shared by every tool that reports them.
