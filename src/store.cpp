@@ -1081,7 +1081,7 @@ std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status
     if (status.has_released())
       throw StoreError("is inconsistent: G(" + std::to_string(status.prefix_n) + ".." +
                        std::to_string(status.tail_start - 1) +
-                       ") is released (a run with --memory) but the file has no /sparse group, the rare-value "
+                       ") is released from memory but the file has no /sparse group, the rare-value "
                        "state such a run resumes from");
     return std::nullopt;
   }

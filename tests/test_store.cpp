@@ -930,7 +930,7 @@ TEST_F(StoreTest, ReleasedFilesThatContradictThemselvesAreRefused) {
   };
   const std::vector<Edit> edits = {
       {"no /sparse", [](Hdf5File& f) { f.remove("sparse"); },
-       "is inconsistent: G(4099..200002) is released (a run with --memory) but the file has no /sparse group, the "
+       "is inconsistent: G(4099..200002) is released from memory but the file has no /sparse group, the "
        "rare-value state such a run resumes from",
        false},
       {"short /tail", [&](Hdf5File& f) { f.replace("tail", short_tail, H5T_NATIVE_UINT8, H5T_STD_U8LE); },
