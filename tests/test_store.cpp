@@ -841,6 +841,75 @@ INSTANTIATE_TEST_SUITE_P(WidthsAndParts, StoreReleasedRoundTrip,
 
 // Files whose every value is there stay exactly what older programs read, with or without a
 // rare-value state.
+// Format version 3, a run saved as it goes: a piece per checkpoint, complete segments in place of
+// their pieces, the last segment joined at the end; read back exactly, and a lost segment refused.
+TEST_F(StoreTest, RunWrittenAsItGoesKeepsSegmentsAndReadsBack) {
+  const Sequence all = random_sequence(2, 200'000, 40);
+  RunRecord record = make_record(Sequence{});
+  record.provenance = {Provenance{"run_octal 0.137 --n 200000", "0.1.0-test", "abc123", "host-a", 2,
+                                  "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z", 60.5, 100.25, 0, 200'000}};
+  RunInfo info = record;
+  info.complete = false;
+  info.target_n = 200'000;
+  Sequence growing;
+  growing.widen_to_hold(0x100);
+  auto grow_to = [&](std::uint64_t n) {
+    while (growing.size() < n) growing.push_back(all[growing.size()]);
+  };
+  const std::string directory = segment_directory(path("run.h5"));
+  auto segment_files = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  using Names = std::vector<std::string>;
+
+  RunFileWriter writer = RunFileWriter::start(path("run.h5"), record.game);
+  grow_to(1000);
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), Names{"values-000000000000-000000001000.h5"});
+  grow_to(70'000);
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), (Names{"values-000000000000-000000065536.h5", "values-000000065536-000000070000.h5"}));
+  EXPECT_EQ(read_run_status(path("run.h5")).format_version, kSegmentedFormatVersion);
+  grow_to(140'000);
+  writer.write_complete_segments(growing);
+  EXPECT_EQ(writer.durable_n(), 131'072u);
+  EXPECT_EQ(read_run_status(path("run.h5")).n, 70'000u) << "the manifest changes only at a save";
+  grow_to(200'000);
+  info.complete = true;
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), (Names{"values-000000000000-000000065536.h5", "values-000000065536-000000131072.h5",
+                                    "values-000000131072-000000200000.h5"}));
+  EXPECT_EQ(entries(), (Names{"run.h5", "run.h5.d"})) << "no temporary file is left";
+
+  const RunRecord back = read_run_file(path("run.h5"));
+  EXPECT_TRUE(back.complete);
+  EXPECT_TRUE(back.values == all);
+  ASSERT_EQ(back.provenance.size(), 1u);
+  const Provenance& row = back.provenance[0];
+  EXPECT_EQ(row.command, "run_octal 0.137 --n 200000");
+  EXPECT_EQ(row.commit, "abc123");
+  EXPECT_EQ(row.host, "host-a");
+  EXPECT_EQ(row.threads, 2u);
+  EXPECT_EQ(row.ended, "2026-01-01T00:01:00Z");
+  EXPECT_EQ(row.wall_seconds, 60.5);
+  EXPECT_EQ(row.cpu_seconds, 100.25);
+  EXPECT_EQ(row.values_computed, 200'000u);
+  std::vector<Value> across;  // a range across two segments
+  for (std::uint64_t k = 131'070; k < 131'075; ++k) across.push_back(all[k]);
+  EXPECT_EQ(read_run_values(path("run.h5"), 131'070, 131'075), across);
+  EXPECT_EQ(RunFileWriter::resume(path("run.h5")).saved_n(), 200'000u);
+
+  // A lost segment file is refused, never read as values; ranges in the other segments still read.
+  fs::remove(directory + "/values-000000065536-000000131072.h5");
+  EXPECT_EQ(store_error_message([&] { read_run_file(path("run.h5")); }),
+            path("run.h5") + " is damaged: its segment file run.h5.d/values-000000065536-000000131072.h5 is missing " +
+                "(no such file or directory)");
+  EXPECT_EQ(read_run_values(path("run.h5"), 0, 1)[0], all[0]);
+}
+
 TEST_F(StoreTest, WholeRunsStayVersionOne) {
   RunRecord record = make_record(random_sequence(2, 5000, 40));
   write_run_file(path("plain.h5"), record);
