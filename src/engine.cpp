@@ -185,8 +185,10 @@ void Engine::release_if_over_budget() {
   check_bounded_tail();  // values may have grown wider
   const std::uint64_t prefix = bounded_prefix();
   const std::uint64_t tail = bounded_capacity() - prefix;
-  // The tail never moves down: a resumed run with a larger bound keeps what it has.
-  values_.release(prefix, std::max({n - tail, prefix, values_.tail_start()}));
+  // The tail never moves down: a resumed run with a larger bound keeps what it has. Nor does it
+  // pass the values not on disk yet.
+  const std::uint64_t tail_start = std::min(n - tail, std::max(release_limit_, prefix));
+  if (tail_start > prefix) values_.release(prefix, std::max(tail_start, values_.tail_start()));
 }
 
 WorkSpan Engine::work_span() const {

@@ -184,6 +184,22 @@ std::string run_report_json(const RunReport& r) {
     json.end_object();
   }
   if (r.profile) write_profile_json(json, *r.profile);
+  if (r.provenance) {
+    const Provenance& p = *r.provenance;
+    json.begin_object("provenance")
+        .field("command", p.command)
+        .field("version", p.version)
+        .field("commit", p.commit)
+        .field("host", p.host)
+        .field("threads", std::uint64_t{p.threads})
+        .field("started", p.started)
+        .field("ended", p.ended)
+        .field("wall_seconds", p.wall_seconds)
+        .field("cpu_seconds", p.cpu_seconds)
+        .field("first_n", p.first_n)
+        .field("values_computed", p.values_computed)
+        .end_object();
+  }
   json.field("file", r.file).field("peak_rss_bytes", r.peak_rss_bytes).end_object();
   return json.str();
 }

@@ -25,13 +25,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -42,6 +45,16 @@
 #include <vector>
 
 namespace sgx {
+
+std::string utc_now_iso8601() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -171,6 +184,11 @@ struct H5Type<std::uint64_t> {
   static hid_t file() { return H5T_STD_U64LE; }
 };
 template <>
+struct H5Type<double> {
+  static hid_t mem() { return H5T_NATIVE_DOUBLE; }
+  static hid_t file() { return H5T_IEEE_F64LE; }
+};
+template <>
 struct H5Type<std::int32_t> {
   static hid_t mem() { return H5T_NATIVE_INT32; }
   static hid_t file() { return H5T_STD_I32LE; }
@@ -261,14 +279,6 @@ void write_dataset(hid_t parent, const char* name, const Vector& data) {
   write_array(parent, name, data.data(), {length}, {chunk_length(length, sizeof(data[0]))});
 }
 
-std::string utc_now_iso8601() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 // The numbers of the rare-value state that must agree with each other and with n, the number of
 // values: what is wrong, or "" if nothing. Checked when writing and when reading, because a run
@@ -311,7 +321,9 @@ void write_values(hid_t file, const Sequence& values) {
   });
 }
 
-void write_root(hid_t file, const RunInfo& info, const Sequence& values, int format_version) {
+// The root attributes of a run file; description says how /values maps onto G.
+void write_root_attributes(hid_t file, const RunInfo& info, const Sequence& values, int format_version,
+                           const std::string& description) {
   static_assert(sizeof(int) == sizeof(std::int32_t));
   write_attribute<std::int32_t>(file, "format_version", format_version);
   write_string_attribute(file, "game", info.game);
@@ -325,10 +337,15 @@ void write_root(hid_t file, const RunInfo& info, const Sequence& values, int for
   write_string_attribute(file, "engine", info.engine);
   write_string_attribute(file, "program_version", info.program_version);
   write_string_attribute(file, "created", utc_now_iso8601());
-  write_string_attribute(file, "description",
-                         values.has_released()
-                             ? "values[n] = G(n) for n < prefix_n, tail[n - tail_start] = G(n) for n >= tail_start"
-                             : "values[n] = G(n), G(0) at index 0");
+  write_string_attribute(file, "description", description);
+}
+
+// A whole file (format version 1, or 2 with a released middle): the values are in it.
+void write_root(hid_t file, const RunInfo& info, const Sequence& values, int format_version) {
+  write_root_attributes(file, info, values, format_version,
+                        values.has_released()
+                            ? "values[n] = G(n) for n < prefix_n, tail[n - tail_start] = G(n) for n >= tail_start"
+                            : "values[n] = G(n), G(0) at index 0");
   write_values(file, values);
 }
 
@@ -355,6 +372,104 @@ void write_sparse_state(hid_t file, const SparseState& state) {
   if (!state.histogram.empty()) write_dataset(group, "histogram", state.histogram);
   if (!state.rare_positions.empty()) write_dataset(group, "rare_positions", state.rare_positions);
   if (!state.rare_values.empty()) write_dataset(group, "rare_values", state.rare_values);
+}
+
+// /provenance: a compound dataset, one row per stretch, its strings fixed-length (sized to the
+// longest), chunked and checksummed like every dataset. The rows are packed little-endian, the
+// file's byte order.
+class ProvenanceLayout {
+ public:
+  explicit ProvenanceLayout(const std::vector<Provenance>& rows) {
+    static_assert(std::endian::native == std::endian::little, "rows are packed in the file's byte order");
+    auto longest = [&rows](std::string Provenance::*field) {
+      std::size_t size = 0;
+      for (const Provenance& row : rows) size = std::max(size, (row.*field).size());
+      return size + 1;
+    };
+    for (auto [name, field] : kStrings) add_string(name, field, longest(field));
+    add_number("threads", H5T_STD_U32LE, sizeof(std::uint32_t));
+    add_number("wall_seconds", H5T_IEEE_F64LE, sizeof(double));
+    add_number("cpu_seconds", H5T_IEEE_F64LE, sizeof(double));
+    add_number("first_n", H5T_STD_U64LE, sizeof(std::uint64_t));
+    add_number("values_computed", H5T_STD_U64LE, sizeof(std::uint64_t));
+  }
+
+  // The compound type of a row.
+  Handle type() const {
+    auto type = checked(H5Tcreate(H5T_COMPOUND, size_), H5Tclose, "/provenance");
+    for (const Member& member : members_) {
+      if (member.string_field) {
+        auto string = string_type(member.size - 1, H5T_CSET_UTF8, "/provenance");
+        check(H5Tinsert(type, member.name, member.offset, string), "/provenance");
+      } else {
+        check(H5Tinsert(type, member.name, member.offset, member.number_type), "/provenance");
+      }
+    }
+    return type;
+  }
+
+  std::vector<char> pack(const std::vector<Provenance>& rows) const {
+    std::vector<char> bytes(rows.size() * size_, '\0');
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      char* row = bytes.data() + i * size_;
+      const Provenance& p = rows[i];
+      for (const Member& member : members_) {
+        if (member.string_field) {
+          const std::string& text = p.*member.string_field;
+          std::memcpy(row + member.offset, text.data(), text.size());
+        }
+      }
+      put(row, "threads", p.threads);
+      put(row, "wall_seconds", p.wall_seconds);
+      put(row, "cpu_seconds", p.cpu_seconds);
+      put(row, "first_n", p.first_n);
+      put(row, "values_computed", p.values_computed);
+    }
+    return bytes;
+  }
+
+  static constexpr std::pair<const char*, std::string Provenance::*> kStrings[] = {
+      {"command", &Provenance::command}, {"version", &Provenance::version}, {"commit", &Provenance::commit},
+      {"host", &Provenance::host},       {"started", &Provenance::started}, {"ended", &Provenance::ended}};
+
+ private:
+  struct Member {
+    const char* name;
+    std::size_t offset, size;
+    std::string Provenance::*string_field;  // null for a number
+    hid_t number_type;
+  };
+  void add_string(const char* name, std::string Provenance::*field, std::size_t size) {
+    members_.push_back({name, size_, size, field, H5I_INVALID_HID});
+    size_ += size;
+  }
+  void add_number(const char* name, hid_t type, std::size_t size) {
+    members_.push_back({name, size_, size, nullptr, type});
+    size_ += size;
+  }
+  template <class T>
+  void put(char* row, const char* name, T value) const {
+    for (const Member& member : members_)
+      if (std::strcmp(member.name, name) == 0) std::memcpy(row + member.offset, &value, sizeof value);
+  }
+
+  std::vector<Member> members_;
+  std::size_t size_ = 0;
+};
+
+void write_provenance(hid_t file, const std::vector<Provenance>& rows) {
+  const std::string where = "/provenance";
+  const ProvenanceLayout layout(rows);
+  auto type = layout.type();
+  const std::vector<char> bytes = layout.pack(rows);
+  const hsize_t length = rows.size(), chunk = std::max<hsize_t>(length, 1), unlimited = H5S_UNLIMITED;
+  auto space = checked(H5Screate_simple(1, &length, &unlimited), H5Sclose, where);
+  auto dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where);
+  check(H5Pset_chunk(dcpl, 1, &chunk), where);
+  check(H5Pset_fletcher32(dcpl), where);
+  auto dset = checked(H5Dcreate2(file, "provenance", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose, where);
+  if (length > 0) check(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), where);
+  check(H5Dclose(dset.release()), where);
 }
 
 void write_period(hid_t file, const PeriodResult& period) {
@@ -588,7 +703,9 @@ std::string describe_write_failure(const Hdf5Failure& failure) {
 
 std::string temp_path_for(const std::string& path) { return path + ".tmp-" + std::to_string(::getpid()); }
 
-void write_atomically(const std::string& path, const FileContents& contents) {
+// shown: the file the messages name ("cannot write <shown>: ..."), path unless said otherwise.
+void write_atomically(const std::string& path, const FileContents& contents, const std::string& shown = "") {
+  const std::string& name = shown.empty() ? path : shown;
   check_directory_of(path);
   TempFile temp(temp_path_for(path));
   try {
@@ -603,11 +720,11 @@ void write_atomically(const std::string& path, const FileContents& contents) {
     temp.write(bytes, size);
     temp.rename_to(path);
   } catch (const StoreError& e) {
-    throw StoreError("cannot write " + path + ": " + e.what());
+    throw StoreError("cannot write " + name + ": " + e.what());
   } catch (const Hdf5Failure& failure) {
-    throw StoreError("cannot write " + path + ": " + describe_write_failure(failure));
+    throw StoreError("cannot write " + name + ": " + describe_write_failure(failure));
   } catch (const std::bad_alloc&) {
-    throw StoreError("cannot write " + path + ": out of memory");
+    throw StoreError("cannot write " + name + ": out of memory");
   }
   std::string dir = std::filesystem::path(path).parent_path().string();
   sync_directory(dir.empty() ? "." : dir);
@@ -628,7 +745,7 @@ void check_run_to_write(const RunInfo& info, const Sequence& values) {
 // The version a run file is stamped with: a version-1 reader must not take a file with a released
 // middle for a whole run.
 int format_version_for(const Sequence& values) {
-  return values.has_released() ? kFormatVersion : kWholeFormatVersion;
+  return values.has_released() ? kReleasedFormatVersion : kWholeFormatVersion;
 }
 
 // What a run file holds (the references must outlive the call that uses it).
@@ -639,6 +756,117 @@ FileContents run_contents(const RunInfo& info, const Sequence& values, int forma
     write_stats(file, info.stats);
     write_period(file, info.period);
     if (info.sparse_state) write_sparse_state(file, *info.sparse_state);
+    if (!info.provenance.empty()) write_provenance(file, info.provenance);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Format version 3: segment files and the manifest that joins them (RunFileWriter).
+
+constexpr const char* kSegmentKind = "segment";
+// Segment boundaries: 0, 2^16, 2^17, ... 2^24, then every 2^24 values. Small runs get small
+// files; a segment of a long run is one 1-MiB chunk or a few dozen, and its file image (built in
+// memory, see build_image) stays far below the values' size.
+constexpr std::uint64_t kFirstSegmentEnd = std::uint64_t{1} << 16;
+constexpr std::uint64_t kLargestSegment = std::uint64_t{1} << 24;
+
+// The end of the segment starting at the boundary start.
+std::uint64_t segment_end(std::uint64_t start) {
+  if (start < kFirstSegmentEnd) return kFirstSegmentEnd;
+  if (start < kLargestSegment) return 2 * start;
+  return start + kLargestSegment;
+}
+
+// values-<start>-<end>.h5, zero-padded so that a listing sorts in order.
+std::string segment_file_name(std::uint64_t start, std::uint64_t end) {
+  char name[64];
+  std::snprintf(name, sizeof name, "values-%012llu-%012llu.h5", static_cast<unsigned long long>(start),
+                static_cast<unsigned long long>(end));
+  return name;
+}
+
+bool is_segment_file_name(const std::string& name) {
+  unsigned long long start = 0, end = 0;
+  int consumed = 0;
+  return std::sscanf(name.c_str(), "values-%12llu-%12llu.h5%n", &start, &end, &consumed) == 2 &&
+         static_cast<std::size_t>(consumed) == name.size() && name == segment_file_name(start, end);
+}
+
+// The segment as the manifest's virtual dataset names it: relative to the manifest's directory,
+// which is where HDF5 (and h5py) look for it.
+std::string segment_link(const std::string& manifest_path, std::uint64_t start, std::uint64_t end) {
+  return std::filesystem::path(manifest_path).filename().string() + ".d/" + segment_file_name(start, end);
+}
+
+// G(start..end-1) are all held in memory.
+bool holds_range(const Sequence& values, std::uint64_t start, std::uint64_t end) {
+  if (end > values.size()) return false;
+  return !values.has_released() || end <= values.prefix_end() || start >= values.tail_start();
+}
+
+FileContents segment_contents(const Sequence& values, std::uint64_t start, std::uint64_t end, const std::string& game) {
+  return [&values, start, end, &game](hid_t file) {
+    write_attribute<std::int32_t>(file, "format_version", kSegmentedFormatVersion);
+    write_string_attribute(file, "kind", kSegmentKind);
+    write_string_attribute(file, "game", game);
+    write_attribute<std::uint64_t>(file, "start", start);
+    write_string_attribute(file, "description", "values[k] = G(start + k)");
+    values.visit([&](const auto& storage) {
+      write_dataset(file, "values", std::span(storage.data() + start, end - start));
+    });
+  };
+}
+
+// /values of a manifest: a virtual dataset of G(0..n-1) in the values' current type, mapped onto
+// the segments (older segments may have a narrower type; HDF5 converts on reading). Positions no
+// segment covers (a segment file lost) read as the type's largest value, never a plausible 0.
+template <class Segments>
+void write_virtual_values(hid_t file, const std::string& manifest_path, const Segments& segments,
+                          const Sequence& values) {
+  values.visit([&](const auto& storage) {
+    using T = typename std::decay_t<decltype(storage)>::value_type;
+    const std::string where = "/values";
+    const hsize_t n = values.size();
+    auto space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, where);
+    auto dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where);
+    const T missing = std::numeric_limits<T>::max();
+    check(H5Pset_fill_value(dcpl, H5Type<T>::mem(), &missing), where);
+    for (const auto& segment : segments) {
+      const hsize_t start = segment.start, length = segment.end - segment.start, one = 1;
+      check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &one, &length), where);
+      auto source = checked(H5Screate_simple(1, &length, nullptr), H5Sclose, where);
+      check(H5Pset_virtual(dcpl, space, segment_link(manifest_path, segment.start, segment.end).c_str(), "/values",
+                           source),
+            where);
+    }
+    check(H5Sselect_all(space), where);
+    auto dset = checked(H5Dcreate2(file, "values", H5Type<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                        H5Dclose, where);
+    check(H5Dclose(dset.release()), where);
+  });
+}
+
+template <class Segments>
+FileContents manifest_contents(const std::string& path, const RunInfo& info, const Sequence& values,
+                               const Segments& segments) {
+  return [&path, &info, &values, &segments](hid_t file) {
+    check_run_to_write(info, values);
+    write_root_attributes(file, info, values, kSegmentedFormatVersion,
+                          "values[n] = G(n), a virtual dataset over the segment files in " +
+                              std::filesystem::path(path).filename().string() + ".d");
+    write_virtual_values(file, path, segments, values);
+    std::vector<std::uint64_t> starts, ends;
+    for (const auto& segment : segments) {
+      starts.push_back(segment.start);
+      ends.push_back(segment.end);
+    }
+    auto group = create_group(file, "segments");
+    write_dataset(group, "start", starts);
+    write_dataset(group, "end", ends);
+    write_stats(file, info.stats);
+    write_period(file, info.period);
+    if (info.sparse_state) write_sparse_state(file, *info.sparse_state);
+    if (!info.provenance.empty()) write_provenance(file, info.provenance);
   };
 }
 
@@ -755,17 +983,20 @@ std::vector<T> read_optional_list(hid_t group, const std::string& group_path, co
   return read_dataset<T>(dset, dataset_length(dset, where), where);
 }
 
+// An empty Sequence of values of the given bytes each (1, 2 or 4).
+Sequence sequence_of_width(std::size_t bytes) {
+  Sequence values;
+  if (bytes == 2) values.widen_to_hold(0xFF + 1);
+  if (bytes == 4) values.widen_to_hold(0xFFFF + 1);
+  return values;
+}
+
 // An empty Sequence of the width of a dataset of values (uint8, uint16 or uint32).
 Sequence sequence_for(hid_t dset, const std::string& where) {
-  auto type = dataset_type(dset, where);
-  Sequence values;
-  if (is_unsigned(type, 2))
-    values.widen_to_hold(0xFF + 1);
-  else if (is_unsigned(type, 4))
-    values.widen_to_hold(0xFFFF + 1);
-  else if (!is_unsigned(type, 1))
+  const IntegerType type = dataset_type(dset, where);
+  if (!is_unsigned(type, 1) && !is_unsigned(type, 2) && !is_unsigned(type, 4))
     throw not_ours(where + " is not an 8-, 16- or 32-bit unsigned integer dataset");
-  return values;
+  return sequence_of_width(type.size);
 }
 
 // All count values of dset, whatever its shape, into values (of the width sequence_for chose).
@@ -850,7 +1081,7 @@ std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status
     if (status.has_released())
       throw StoreError("is inconsistent: G(" + std::to_string(status.prefix_n) + ".." +
                        std::to_string(status.tail_start - 1) +
-                       ") is released (a run with --memory) but the file has no /sparse group, the rare-value "
+                       ") is released from memory but the file has no /sparse group, the rare-value "
                        "state such a run resumes from");
     return std::nullopt;
   }
@@ -866,6 +1097,62 @@ std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status
   const std::string problem = sparse_state_problem(state, status.n);
   if (!problem.empty()) throw StoreError("is inconsistent: in /sparse, " + problem);
   return state;
+}
+
+// One field of /provenance, read alone (HDF5 picks compound members by name): its type in the
+// file, checked to be of the class expected.
+Handle provenance_field(hid_t dset_type, const char* name, H5T_class_t type_class) {
+  const std::string where = std::string("/provenance field ") + name;
+  const int index = H5Tget_member_index(dset_type, name);
+  if (index < 0) throw not_ours("/provenance has no field " + std::string(name));
+  auto type = checked(H5Tget_member_type(dset_type, static_cast<unsigned>(index)), H5Tclose, where);
+  if (H5Tget_class(type) != type_class || (type_class == H5T_STRING && check_tri(H5Tis_variable_str(type), where)))
+    throw not_ours(where + " has the wrong type");
+  return type;
+}
+
+// Reads the field name of every row into buffer, through a memory type holding it alone.
+void read_provenance_field(hid_t dset, const char* name, hid_t memory_member, std::size_t size, void* buffer) {
+  const std::string where = std::string("/provenance field ") + name;
+  auto memory = checked(H5Tcreate(H5T_COMPOUND, size), H5Tclose, where);
+  check(H5Tinsert(memory, name, 0, memory_member), where);
+  check(H5Dread(dset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer), where);
+}
+
+template <class T>
+void read_provenance_numbers(hid_t dset, hid_t dset_type, const char* name, H5T_class_t type_class,
+                             std::vector<Provenance>& rows, T Provenance::*field) {
+  (void)provenance_field(dset_type, name, type_class);
+  std::vector<T> numbers(rows.size());
+  if (!rows.empty()) read_provenance_field(dset, name, H5Type<T>::mem(), sizeof(T), numbers.data());
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*field = numbers[i];
+}
+
+std::vector<Provenance> read_provenance(hid_t file) {
+  const std::string where = "/provenance";
+  if (!check_tri(H5Lexists(file, "provenance", H5P_DEFAULT), where)) return {};
+  auto dset = checked(H5Dopen2(file, "provenance", H5P_DEFAULT), H5Dclose, where);
+  auto type = checked(H5Dget_type(dset), H5Tclose, where);
+  if (H5Tget_class(type) != H5T_COMPOUND) throw not_ours(where + " is not a compound dataset");
+  std::vector<Provenance> rows(dataset_length(dset, where));
+  for (auto [name, field] : ProvenanceLayout::kStrings) {
+    auto member = provenance_field(type, name, H5T_STRING);
+    const std::size_t size = H5Tget_size(member);
+    if (size == 0 || size > (1u << 20)) throw not_ours(where + " field " + name + " is not a fixed-length string");
+    auto memory_member = string_type(size - 1, H5Tget_cset(member), where);
+    std::vector<char> text(rows.size() * size + 1, '\0');
+    if (!rows.empty()) read_provenance_field(dset, name, memory_member, size, text.data());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const char* start = text.data() + i * size;
+      rows[i].*field = std::string(start, strnlen(start, size));
+    }
+  }
+  read_provenance_numbers(dset, type, "threads", H5T_INTEGER, rows, &Provenance::threads);
+  read_provenance_numbers(dset, type, "wall_seconds", H5T_FLOAT, rows, &Provenance::wall_seconds);
+  read_provenance_numbers(dset, type, "cpu_seconds", H5T_FLOAT, rows, &Provenance::cpu_seconds);
+  read_provenance_numbers(dset, type, "first_n", H5T_INTEGER, rows, &Provenance::first_n);
+  read_provenance_numbers(dset, type, "values_computed", H5T_INTEGER, rows, &Provenance::values_computed);
+  return rows;
 }
 
 PeriodResult read_period(hid_t file) {
@@ -889,11 +1176,10 @@ void check_format_version(hid_t file) {
   if (!check_tri(H5Aexists(file, "format_version"), attribute_where("/", "format_version")))
     throw not_ours("it has no format_version attribute");
   auto version = read_attribute<std::int32_t>(file, "/", "format_version");
-  static_assert(kFormatVersion == kOldestFormatVersion + 1, "the message below names two versions");
   if (version < kOldestFormatVersion || version > kFormatVersion)
     throw StoreError("was written by " + std::string(version > kFormatVersion ? "a newer" : "an older") +
                      " format version " + std::to_string(version) + "; this program reads versions " +
-                     std::to_string(kOldestFormatVersion) + " and " + std::to_string(kFormatVersion));
+                     std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion));
 }
 
 Handle open_file(const std::string& path) {
@@ -919,16 +1205,13 @@ Handle open_run_file(const std::string& path) {
   return file;
 }
 
-// Version 2, a run with a released middle, its values in /values and /tail (check_format_version
-// lets nothing newer through).
-bool holds_kept_parts(hid_t file) {
-  return read_attribute<std::int32_t>(file, "/", "format_version") > kWholeFormatVersion;
-}
+int format_version_of(hid_t file) { return read_attribute<std::int32_t>(file, "/", "format_version"); }
 
 // Files written before checkpoints existed have no complete and target_n: they were written only
 // at the end of a run, so they are complete.
 RunStatus read_status(hid_t file) {
   RunStatus status;
+  status.format_version = format_version_of(file);
   status.game = read_string_attribute(file, "/", "game");
   status.n = read_attribute<std::uint64_t>(file, "/", "n");
   status.complete = true;
@@ -937,7 +1220,11 @@ RunStatus read_status(hid_t file) {
     status.complete = read_attribute<std::uint8_t>(file, "/", "complete") != 0;
   if (check_tri(H5Aexists(file, "target_n"), attribute_where("/", "target_n")))
     status.target_n = read_attribute<std::uint64_t>(file, "/", "target_n");
-  if (holds_kept_parts(file)) {
+  // Required in version 2; in version 3 present only for a run that released values from memory.
+  const bool kept_parts = status.format_version == kReleasedFormatVersion ||
+                          (status.format_version == kSegmentedFormatVersion &&
+                           check_tri(H5Aexists(file, "prefix_n"), attribute_where("/", "prefix_n")));
+  if (kept_parts) {
     status.prefix_n = read_attribute<std::uint64_t>(file, "/", "prefix_n");
     status.tail_start = read_attribute<std::uint64_t>(file, "/", "tail_start");
     if (status.prefix_n > status.tail_start || status.tail_start > status.n)
@@ -948,7 +1235,109 @@ RunStatus read_status(hid_t file) {
   return status;
 }
 
-RunRecord read_hdf5(const std::string& path) {
+// Format version 3: the segments a manifest names, checked: in order, each following the last,
+// together G(0..n-1).
+std::vector<RunSegment> read_segment_list(hid_t file, std::uint64_t n) {
+  auto group = open_group(file, "segments");
+  const auto starts = read_optional_list(group, "/segments", "start");
+  const auto ends = read_optional_list(group, "/segments", "end");
+  if (starts.size() != ends.size())
+    throw StoreError("is inconsistent: /segments/start lists " + std::to_string(starts.size()) +
+                     " segments but /segments/end " + std::to_string(ends.size()));
+  std::vector<RunSegment> segments;
+  std::uint64_t covered = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    if (starts[i] != covered || ends[i] <= starts[i])
+      throw StoreError("is inconsistent: segment " + std::to_string(i) + " holds G(" + std::to_string(starts[i]) +
+                       ".." + std::to_string(ends[i]) + "-1), but G(" + std::to_string(covered) + ") comes next");
+    segments.push_back({starts[i], ends[i]});
+    covered = ends[i];
+  }
+  if (covered != n)
+    throw StoreError("is inconsistent: attribute n is " + std::to_string(n) + " but its segments hold " +
+                     std::to_string(covered) + " values");
+  return segments;
+}
+
+// One segment file of a version-3 run, opened and checked: its kind, game and start, and the
+// type and length of its values.
+struct OpenSegment {
+  Handle file;
+  Handle values;  // closed before the file
+  std::string where;
+  std::size_t value_bytes;
+};
+
+OpenSegment open_segment(const std::string& path, const std::string& game, const RunSegment& segment) {
+  const std::string file_path = segment_directory(path) + "/" + segment_file_name(segment.start, segment.end);
+  const std::string shown = segment_link(path, segment.start, segment.end);
+  if (::access(file_path.c_str(), F_OK) != 0)
+    throw StoreError("is damaged: its segment file " + shown + " is missing (" + os_reason(errno) + ")");
+  auto fapl = file_access();
+  auto file = checked(H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose, "segment file " + shown);
+  if (!check_tri(H5Aexists(file, "kind"), attribute_where(shown, "kind")) ||
+      read_string_attribute(file, shown, "kind") != kSegmentKind || read_string_attribute(file, shown, "game") != game ||
+      read_attribute<std::uint64_t>(file, shown, "start") != segment.start)
+    throw StoreError("is inconsistent: " + shown + " is not the segment of G(" + std::to_string(segment.start) +
+                     "..) of " + game);
+  auto values = open_dataset(file, shown, "values");
+  const std::string where = shown + "/values";
+  const IntegerType type = dataset_type(values, where);
+  if (!is_unsigned(type, 1) && !is_unsigned(type, 2) && !is_unsigned(type, 4))
+    throw not_ours(where + " is not an 8-, 16- or 32-bit unsigned integer dataset");
+  const hsize_t length = dataset_length(values, where);
+  if (length != segment.end - segment.start)
+    throw StoreError("is inconsistent: " + where + " holds " + std::to_string(length) + " values, not " +
+                     std::to_string(segment.end - segment.start));
+  return {std::move(file), std::move(values), where, type.size};
+}
+
+// G(from..to-1) of a version-3 run into out (out[0] = G(from)), from the segment files.
+template <class T>
+void read_from_segments(const std::string& path, const std::string& game, const std::vector<RunSegment>& segments,
+                        T* out, std::uint64_t from, std::uint64_t to) {
+  for (const RunSegment& segment : segments) {
+    const std::uint64_t low = std::max(from, segment.start), high = std::min(to, segment.end);
+    if (low >= high) continue;
+    const OpenSegment open = open_segment(path, game, segment);
+    if (open.value_bytes > sizeof(T))
+      throw StoreError("is inconsistent: " + open.where + " holds " + std::to_string(8 * open.value_bytes) +
+                       "-bit values, wider than the run's last segment");
+    const hsize_t offset = low - segment.start, count = high - low;
+    auto file_space = checked(H5Dget_space(open.values), H5Sclose, open.where);
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &offset, nullptr, &count, nullptr), open.where);
+    auto memory_space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, open.where);
+    check(H5Dread(open.values, H5Type<T>::mem(), memory_space, file_space, H5P_DEFAULT, out + (low - from)),
+          open.where);
+  }
+}
+
+// The values of a version-3 run: all of them, or for LoadValues::AsRun and a run with --memory
+// only what it kept in memory (read_kept_values does the same for version 2). They come in the
+// type of the last segment, the widest (values only widen). The virtual /values is not opened:
+// its mapping lies in HDF5's global heap, which has no checksum, so a damaged byte there could
+// mislead HDF5; /segments and the segment files are checksummed throughout.
+Sequence read_segmented_values(hid_t file, const std::string& path, const RunStatus& status, LoadValues load) {
+  const std::vector<RunSegment> segments = read_segment_list(file, status.n);
+  Sequence values =
+      sequence_of_width(segments.empty() ? 1 : open_segment(path, status.game, segments.back()).value_bytes);
+  const bool kept_only = load == LoadValues::AsRun && status.has_released();
+  values.reserve(status.n);
+  values.visit([&](auto& storage) {
+    const std::uint64_t end = kept_only ? status.prefix_n : status.n;
+    storage.resize(end);  // unwritten until read (PageAllocator::construct)
+    read_from_segments(path, status.game, segments, storage.data(), 0, end);
+  });
+  if (!kept_only) return values;
+  values.append_released(status.tail_start);
+  values.visit([&](auto& storage) {
+    storage.resize(status.n);
+    read_from_segments(path, status.game, segments, storage.data() + status.tail_start, status.tail_start, status.n);
+  });
+  return values;
+}
+
+RunRecord read_hdf5(const std::string& path, LoadValues load) {
   auto file = open_run_file(path);
   RunStatus status = read_status(file);
   RunRecord record;
@@ -960,8 +1349,18 @@ RunRecord read_hdf5(const std::string& path) {
   record.stats = read_stats(file);
   record.period = read_period(file);
   record.sparse_state = read_sparse_state(file, status);
+  record.provenance = read_provenance(file);
   // The big ones last: damage elsewhere is found quickly.
-  record.values = holds_kept_parts(file) ? read_kept_values(file, status) : read_values(file, status.n);
+  if (status.format_version == kSegmentedFormatVersion) {
+    record.values = read_segmented_values(file, path, status, load);
+  } else if (status.format_version == kReleasedFormatVersion) {
+    if (load == LoadValues::All && !status.holds_every_value())
+      throw StoreError("holds " + kept_values_text(status.prefix_n, status.tail_start, status.n) +
+                       " only (format version 2): the values between are in no file");
+    record.values = read_kept_values(file, status);
+  } else {
+    record.values = read_values(file, status.n);
+  }
   return record;
 }
 
@@ -1087,8 +1486,32 @@ void write_run_file_as_version(const std::string& path, const RunRecord& record,
 }
 }  // namespace detail
 
-RunRecord read_run_file(const std::string& path) {
-  return read_checked(path, [&] { return read_hdf5(path); });
+RunRecord read_run_file(const std::string& path, LoadValues load) {
+  return read_checked(path, [&] { return read_hdf5(path, load); });
+}
+
+std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, std::uint64_t to) {
+  return read_checked(path, [&] {
+    auto file = open_run_file(path);
+    const RunStatus status = read_status(file);
+    if (from > to || to > status.n)
+      throw StoreError("holds G(0.." + std::to_string(status.n) + "-1): G(" + std::to_string(from) + ".." +
+                       std::to_string(to) + "-1) is not in it");
+    std::vector<Value> values(to - from);
+    if (status.format_version == kSegmentedFormatVersion) {
+      read_from_segments(path, status.game, read_segment_list(file, status.n), values.data(), from, to);
+      return values;
+    }
+    const Sequence stored = status.format_version == kReleasedFormatVersion ? read_kept_values(file, status)
+                                                                             : read_values(file, status.n);
+    for (std::uint64_t i = from; i < to; ++i) {
+      if (!stored.holds(i))
+        throw StoreError("holds " + stored.kept_text() + " only (format version 2): G(" + std::to_string(i) +
+                         ") is in no file");
+      values[i - from] = stored[i];
+    }
+    return values;
+  });
 }
 
 RunStatus read_run_status(const std::string& path) {
@@ -1123,6 +1546,107 @@ void check_can_write(const std::string& path) {
   if (fd < 0) throw StoreError("cannot write " + path + ": " + os_reason(errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+std::string segment_directory(const std::string& path) { return path + ".d"; }
+
+RunFileWriter RunFileWriter::start(const std::string& path, const std::string& game) {
+  RunFileWriter writer(path);
+  writer.game_ = game;
+  writer.make_directory();
+  return writer;
+}
+
+RunFileWriter RunFileWriter::resume(const std::string& path) {
+  RunFileWriter writer(path);
+  read_checked(path, [&] {
+    auto file = open_run_file(path);
+    const RunStatus status = read_status(file);
+    if (!status.holds_every_value())
+      throw StoreError("holds " + kept_values_text(status.prefix_n, status.tail_start, status.n) +
+                       " only (format version 2): it cannot be continued as segments");
+    writer.game_ = status.game;
+    writer.saved_n_ = status.n;
+    if (status.format_version == kSegmentedFormatVersion) {
+      writer.segments_ = read_segment_list(file, status.n);
+      writer.durable_n_ = status.n;
+      // The complete segments lead; what follows them are pieces of the next one.
+      for (const RunSegment& segment : writer.segments_)
+        if (segment.start == writer.full_end_ && segment.end == segment_end(segment.start)) writer.full_end_ = segment.end;
+    }
+    return 0;
+  });
+  writer.make_directory();
+  return writer;
+}
+
+void RunFileWriter::make_directory() const {
+  const std::string directory = segment_directory(path_);
+  if (::mkdir(directory.c_str(), 0777) != 0 && errno != EEXIST)
+    throw StoreError("cannot create " + directory + ": " + os_reason(errno));
+  struct stat info {};
+  if (::stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw StoreError("cannot create " + directory + ": a file of that name is in the way");
+}
+
+void RunFileWriter::write_segment(const Sequence& values, std::uint64_t start, std::uint64_t end) {
+  if (!holds_range(values, start, end))
+    throw StoreError("cannot write " + path_ + ": G(" + std::to_string(start) + ".." + std::to_string(end) +
+                     "-1) is not on disk yet, and memory holds only " + values.kept_text());
+  const std::string segment_path = segment_directory(path_) + "/" + segment_file_name(start, end);
+  write_atomically(segment_path, segment_contents(values, start, end, game_), path_);
+  segments_.push_back({start, end});
+  durable_n_ = std::max(durable_n_, end);
+}
+
+// Every complete segment up to values.size(). One whose values are not all in memory any more (a
+// run resumed with --memory) stays in the pieces already on disk, completed by one more piece.
+void RunFileWriter::write_complete_segments(const Sequence& values) {
+  for (std::uint64_t end = segment_end(full_end_); end <= values.size(); end = segment_end(full_end_)) {
+    if (holds_range(values, full_end_, end)) {
+      std::erase_if(segments_, [&](const RunSegment& s) { return s.start >= full_end_; });
+      durable_n_ = full_end_;
+      write_segment(values, full_end_, end);
+    } else if (durable_n_ < end) {
+      write_segment(values, durable_n_, end);
+    }
+    full_end_ = end;
+  }
+}
+
+void RunFileWriter::save(const RunInfo& info, const Sequence& values) {
+  write_complete_segments(values);
+  const std::uint64_t n = values.size();
+  const bool pieces = !segments_.empty() && segments_.back().start > full_end_;
+  if (info.complete && n > full_end_ && holds_range(values, full_end_, n) && (pieces || durable_n_ < n)) {
+    // The finished run: its last segment in one file rather than a piece per checkpoint.
+    std::erase_if(segments_, [&](const RunSegment& s) { return s.start >= full_end_; });
+    durable_n_ = full_end_;
+    write_segment(values, full_end_, n);
+  } else if (durable_n_ < n) {
+    write_segment(values, durable_n_, n);
+  }
+  if (durable_n_ != n)
+    throw StoreError("cannot write " + path_ + ": its segments hold " + std::to_string(durable_n_) +
+                     " values, more than the " + std::to_string(n) + " given");
+  write_atomically(path_, manifest_contents(path_, info, values, segments_));
+  saved_n_ = n;
+  remove_unnamed_segments();
+}
+
+// Pieces a complete segment replaced, and segments of an earlier run: no manifest names them.
+// Failures are not reported: a leftover file costs space, not correctness.
+void RunFileWriter::remove_unnamed_segments() const {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(segment_directory(path_), error)) {
+    const std::string name = entry.path().filename().string();
+    if (!is_segment_file_name(name)) continue;
+    const bool named = std::any_of(segments_.begin(), segments_.end(), [&](const RunSegment& s) {
+      return name == segment_file_name(s.start, s.end);
+    });
+    if (!named) fs::remove(entry.path(), error);
+  }
 }
 
 }  // namespace sgx

@@ -31,6 +31,7 @@
 
 #include "sgx/store.hpp"
 #include "tool_process.hpp"
+#include "sgx/version.hpp"
 #include "tuning.hpp"
 
 namespace sgx {
@@ -66,7 +67,7 @@ void sleep_seconds(double seconds) { std::this_thread::sleep_for(std::chrono::du
 std::optional<RunRecord> read_if_there(const fs::path& path) {
   if (!fs::exists(path)) return std::nullopt;
   try {
-    return read_run_file(path.string());
+    return read_run_file(path.string(), LoadValues::All);  // a bounded run's file holds every value too
   } catch (const StoreError& e) {
     ADD_FAILURE() << "a checkpoint cannot be read: " << e.what();
     return std::nullopt;
@@ -83,7 +84,7 @@ bool is_prefix(const Sequence& part, const Sequence& whole) {
 // Temporary files that a process killed during a write leaves beside the run file.
 int leftover_temporaries(const fs::path& dir) {
   int count = 0;
-  for (const auto& entry : fs::directory_iterator(dir))
+  for (const auto& entry : fs::recursive_directory_iterator(dir))  // the segment directories too
     if (contains(entry.path().filename().string(), ".tmp-")) ++count;
   return count;
 }
@@ -109,7 +110,7 @@ Reference uninterrupted(const std::vector<std::string>& args) {
   run_args.insert(run_args.end(), {"--out", (dir / "reference.h5").string(), "--quiet"});
   Ending e = Process("run_octal", run_args, dir).wait();
   EXPECT_TRUE(e.exited && e.code == 0) << describe(e);
-  Reference reference{args, read_run_file((dir / "reference.h5").string()).values, e.seconds};
+  Reference reference{args, read_run_file((dir / "reference.h5").string(), LoadValues::All).values, e.seconds};
   fs::remove_all(dir);
   return reference;
 }
@@ -133,6 +134,14 @@ const Reference& treblecross() {
 const Reference& write_heavy() {
   static const Reference reference = uninterrupted({"sub:1,3,4", "--n", sanitized() ? "2^21" : "2^23", "--engine",
                                                     "naive", "--no-shortcut", "--checkpoint-every", "0.001"});
+  return reference;
+}
+
+// A bounded run (--memory 128M): past 2^24 values it releases the middle of its values from
+// memory, which must be on disk first. sub:1,3,4 has no splits, so values come fast.
+const Reference& bounded() {
+  static const Reference reference = uninterrupted(
+      {"sub:1,3,4", "--n", "2^25", "--no-shortcut", "--memory", "128M", "--checkpoint-every", "0.2"});
   return reference;
 }
 
@@ -189,7 +198,7 @@ class CheckpointTest : public ::testing::Test {
     if (fs::exists(file)) last_run.push_back("--resume");
     Ending e = run("run_octal", last_run);
     EXPECT_TRUE(e.exited && e.code == 0) << describe(e);
-    RunRecord final_record = read_run_file(file.string());
+    RunRecord final_record = read_run_file(file.string(), LoadValues::All);
     EXPECT_TRUE(final_record.complete);
     EXPECT_TRUE(final_record.values == reference.values) << "the resumed run differs from the uninterrupted one";
     return unfinished_seen;
@@ -210,6 +219,73 @@ TEST_F(CheckpointTest, KillNineMidComputationLosesNoValue) {
   int unfinished = kill_and_resume(treblecross(), max_delay, 20);
   std::cout << unfinished << " of 20 kills left an unfinished checkpoint (" << treblecross().args[2] << " values)\n";
   EXPECT_GT(unfinished, 0) << "no kill found a checkpoint of an unfinished run";
+}
+
+TEST_F(CheckpointTest, KillNineDuringABoundedRunLosesNoValue) {
+  // Each run goes on from the last, so the kills reach the part of the run that releases values.
+  int unfinished = kill_and_resume(bounded(), bounded().seconds / 4, 20);
+  std::cout << unfinished << " of 20 kills left an unfinished checkpoint of a bounded run\n";
+  EXPECT_GT(unfinished, 0) << "no kill found a checkpoint of an unfinished run";
+}
+
+// kill -9, resume, kill -9, resume to the end: /provenance keeps one row per stretch, and the
+// rows join up (each starts where the last checkpoint of the one before left the run).
+TEST_F(CheckpointTest, ProvenanceKeepsARowPerStretch) {
+  const fs::path file = path("run.h5");
+  const std::vector<std::string> args = {"0.007", "--n", treblecross().args[2], "--no-shortcut", "--checkpoint-every",
+                                         "0.05", "--out", file.string(), "--quiet"};
+  std::uint64_t saved_n = 0;
+  for (int stretch = 0; stretch < 2; ++stretch) {
+    std::vector<std::string> this_run = args;
+    if (stretch > 0) this_run.push_back("--resume");
+    Process process("run_octal", this_run, dir_);
+    process.wait_until_it_catches(SIGTERM);
+    // Killed once it has saved a checkpoint of its own.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (fs::exists(file)) {
+        const RunStatus status = read_run_status(file.string());
+        if (status.n > saved_n && !status.complete) {
+          saved_n = status.n;
+          break;
+        }
+      }
+      sleep_seconds(0.01);
+    }
+    process.send(SIGKILL);
+    process.wait();
+    ASSERT_GT(saved_n, 0u) << "no checkpoint in stretch " << stretch + 1;
+  }
+  std::vector<std::string> last = args;
+  last.push_back("--resume");
+  Ending e = run("run_octal", last);
+  ASSERT_TRUE(e.exited && e.code == 0) << describe(e);
+
+  const RunRecord record = read_run_file(file.string());
+  ASSERT_EQ(record.provenance.size(), 3u);
+  char host[256] = {};
+  ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Provenance& row = record.provenance[i];
+    SCOPED_TRACE("row " + std::to_string(i + 1));
+    EXPECT_TRUE(contains(row.command, "run_octal 0.007 --n ")) << row.command;
+    EXPECT_EQ(contains(row.command, "--resume"), i > 0) << row.command;
+    EXPECT_EQ(row.host, host);
+    EXPECT_EQ(row.version, kVersion);
+    EXPECT_EQ(row.commit, kCommit);
+    EXPECT_GT(row.threads, 0u);
+    EXPECT_EQ(row.first_n, n) << "each stretch starts where the last saved";
+    EXPECT_GT(row.values_computed, 0u);
+    EXPECT_GE(row.wall_seconds, 0.0);
+    EXPECT_LE(row.started, row.ended);
+    n = row.first_n + row.values_computed;
+  }
+  EXPECT_EQ(n, record.values.size());
+  const Ending shown = run("sg_period", {file.string()});
+  ASSERT_TRUE(shown.exited && shown.code == 0) << describe(shown);
+  EXPECT_TRUE(contains(shown.out, "stretches   1. ")) << shown.out;
+  EXPECT_TRUE(contains(shown.out, "            3. ")) << shown.out;
 }
 
 TEST_F(CheckpointTest, KillNineMidWriteLosesNoValue) {
@@ -503,7 +579,9 @@ TEST_F(CheckpointTest, AFullDiskKeepsTheLastCheckpoint) {
                                   " values saved before"))
       << e.err;
 
+  // A version-3 run file is the manifest and its directory of segments: both move together.
   fs::copy_file(file, path("moved.h5"));
+  fs::copy(segment_directory(file.string()), segment_directory(path("moved.h5").string()));
   std::vector<std::string> resume_args = args;
   resume_args.insert(resume_args.end(), {"--out", path("moved.h5").string(), "--resume", "--quiet"});
   Ending resumed = run("run_octal", resume_args);

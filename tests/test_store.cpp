@@ -280,8 +280,8 @@ TEST_F(StoreTest, StatusIsReadWithoutTheValues) {
   EXPECT_FALSE(status.complete);
   EXPECT_EQ(status.target_n, 200'000u);
   EXPECT_EQ(store_error_message([&] { read_run_status(path("missing.h5")); }), path("missing.h5") + " does not exist");
-  detail::write_run_file_as_version(path("v3.h5"), record, 3);
-  EXPECT_NE(store_error_message([&] { read_run_status(path("v3.h5")); }).find("newer format version 3"),
+  detail::write_run_file_as_version(path("v4.h5"), record, 4);
+  EXPECT_NE(store_error_message([&] { read_run_status(path("v4.h5")); }).find("newer format version 4"),
             std::string::npos);
 }
 
@@ -393,13 +393,13 @@ TEST_F(StoreTest, OtherFormatVersionsAreRefused) {
   RunRecord record = make_record(random_sequence(1, 100, 6));
   detail::write_run_file_as_version(path("v99.h5"), record, 99);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v99.h5")); }),
-            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 and 2");
-  detail::write_run_file_as_version(path("v3.h5"), record, 3);
-  EXPECT_EQ(store_error_message([&] { read_run_status(path("v3.h5")); }),
-            path("v3.h5") + " was written by a newer format version 3; this program reads versions 1 and 2");
+            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 to 3");
+  detail::write_run_file_as_version(path("v4.h5"), record, 4);
+  EXPECT_EQ(store_error_message([&] { read_run_status(path("v4.h5")); }),
+            path("v4.h5") + " was written by a newer format version 4; this program reads versions 1 to 3");
   detail::write_run_file_as_version(path("v0.h5"), record, 0);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v0.h5")); }),
-            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 and 2");
+            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 to 3");
 }
 
 TEST_F(StoreTest, TruncatedFilesAreRefused) {
@@ -841,6 +841,75 @@ INSTANTIATE_TEST_SUITE_P(WidthsAndParts, StoreReleasedRoundTrip,
 
 // Files whose every value is there stay exactly what older programs read, with or without a
 // rare-value state.
+// Format version 3, a run saved as it goes: a piece per checkpoint, complete segments in place of
+// their pieces, the last segment joined at the end; read back exactly, and a lost segment refused.
+TEST_F(StoreTest, RunWrittenAsItGoesKeepsSegmentsAndReadsBack) {
+  const Sequence all = random_sequence(2, 200'000, 40);
+  RunRecord record = make_record(Sequence{});
+  record.provenance = {Provenance{"run_octal 0.137 --n 200000", "0.1.0-test", "abc123", "host-a", 2,
+                                  "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z", 60.5, 100.25, 0, 200'000}};
+  RunInfo info = record;
+  info.complete = false;
+  info.target_n = 200'000;
+  Sequence growing;
+  growing.widen_to_hold(0x100);
+  auto grow_to = [&](std::uint64_t n) {
+    while (growing.size() < n) growing.push_back(all[growing.size()]);
+  };
+  const std::string directory = segment_directory(path("run.h5"));
+  auto segment_files = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  using Names = std::vector<std::string>;
+
+  RunFileWriter writer = RunFileWriter::start(path("run.h5"), record.game);
+  grow_to(1000);
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), Names{"values-000000000000-000000001000.h5"});
+  grow_to(70'000);
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), (Names{"values-000000000000-000000065536.h5", "values-000000065536-000000070000.h5"}));
+  EXPECT_EQ(read_run_status(path("run.h5")).format_version, kSegmentedFormatVersion);
+  grow_to(140'000);
+  writer.write_complete_segments(growing);
+  EXPECT_EQ(writer.durable_n(), 131'072u);
+  EXPECT_EQ(read_run_status(path("run.h5")).n, 70'000u) << "the manifest changes only at a save";
+  grow_to(200'000);
+  info.complete = true;
+  writer.save(info, growing);
+  EXPECT_EQ(segment_files(), (Names{"values-000000000000-000000065536.h5", "values-000000065536-000000131072.h5",
+                                    "values-000000131072-000000200000.h5"}));
+  EXPECT_EQ(entries(), (Names{"run.h5", "run.h5.d"})) << "no temporary file is left";
+
+  const RunRecord back = read_run_file(path("run.h5"));
+  EXPECT_TRUE(back.complete);
+  EXPECT_TRUE(back.values == all);
+  ASSERT_EQ(back.provenance.size(), 1u);
+  const Provenance& row = back.provenance[0];
+  EXPECT_EQ(row.command, "run_octal 0.137 --n 200000");
+  EXPECT_EQ(row.commit, "abc123");
+  EXPECT_EQ(row.host, "host-a");
+  EXPECT_EQ(row.threads, 2u);
+  EXPECT_EQ(row.ended, "2026-01-01T00:01:00Z");
+  EXPECT_EQ(row.wall_seconds, 60.5);
+  EXPECT_EQ(row.cpu_seconds, 100.25);
+  EXPECT_EQ(row.values_computed, 200'000u);
+  std::vector<Value> across;  // a range across two segments
+  for (std::uint64_t k = 131'070; k < 131'075; ++k) across.push_back(all[k]);
+  EXPECT_EQ(read_run_values(path("run.h5"), 131'070, 131'075), across);
+  EXPECT_EQ(RunFileWriter::resume(path("run.h5")).saved_n(), 200'000u);
+
+  // A lost segment file is refused, never read as values; ranges in the other segments still read.
+  fs::remove(directory + "/values-000000065536-000000131072.h5");
+  EXPECT_EQ(store_error_message([&] { read_run_file(path("run.h5")); }),
+            path("run.h5") + " is damaged: its segment file run.h5.d/values-000000065536-000000131072.h5 is missing " +
+                "(no such file or directory)");
+  EXPECT_EQ(read_run_values(path("run.h5"), 0, 1)[0], all[0]);
+}
+
 TEST_F(StoreTest, WholeRunsStayVersionOne) {
   RunRecord record = make_record(random_sequence(2, 5000, 40));
   write_run_file(path("plain.h5"), record);
@@ -930,7 +999,7 @@ TEST_F(StoreTest, ReleasedFilesThatContradictThemselvesAreRefused) {
   };
   const std::vector<Edit> edits = {
       {"no /sparse", [](Hdf5File& f) { f.remove("sparse"); },
-       "is inconsistent: G(4099..200002) is released (a run with --memory) but the file has no /sparse group, the "
+       "is inconsistent: G(4099..200002) is released from memory but the file has no /sparse group, the "
        "rare-value state such a run resumes from",
        false},
       {"short /tail", [&](Hdf5File& f) { f.replace("tail", short_tail, H5T_NATIVE_UINT8, H5T_STD_U8LE); },

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -87,6 +88,9 @@ class Engine {
   // The work and span of every compute_to so far (the callbacks' time left out), and the threads
   // they had; all zero unless options.profile is set. See sgx/work_span.hpp.
   WorkSpan work_span() const;
+  // Bounded runs: values from n on are not released (they are not on disk yet); the run's file
+  // writer raises it as it writes. No limit until called.
+  void set_release_limit(std::uint64_t n) { release_limit_ = n; }
 
  private:
   bool compute_steps(std::uint64_t n, const ProgressCallback& progress);
@@ -106,6 +110,7 @@ class Engine {
 
   Rules rules_;
   EngineOptions options_;
+  std::uint64_t release_limit_ = std::numeric_limits<std::uint64_t>::max();
   Sequence values_;
   std::unique_ptr<Kernel> kernel_;
   KernelKind active_ = KernelKind::Naive;

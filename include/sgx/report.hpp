@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sgx/period.hpp"
+#include "sgx/provenance.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/table2d.hpp"
 #include "sgx/work_span.hpp"
@@ -57,6 +58,8 @@ struct RunReport {
   std::uint64_t memory_limit_bytes = 0;
   std::uint64_t kept_prefix = 0;
   std::uint64_t tail_start = 0;
+  // This stretch of the run (a start or a resume), as its file records it; none when not known.
+  std::optional<Provenance> provenance;
 };
 
 // The thread counts a profile predicts the speedup for.

@@ -10,6 +10,7 @@
 //                              checked_n; exceptions
 //   /sparse (group, optional)  the rare-value state (sparse_state.hpp): mask, max_value, max_at;
 //                              histogram, rare_positions, rare_values
+//   /provenance (optional)     compound dataset, one row per stretch of the run (Provenance)
 // Format version 2 is a run with a released middle (run_octal --memory, sequence.hpp): it holds
 // G(0..P-1) and G(L..n-1) only, and a version-1 reader must not take it for a whole run.
 //   attributes on the root:    those of version 1, and prefix_n (P), tail_start (L)
@@ -17,6 +18,14 @@
 //   /tail                      G(L..n-1), stored as /values is
 //   /sparse (group, required)  the state the run resumes from: the released values cannot be
 //                              recounted
+// Format version 3 is a run written as it goes (RunFileWriter): every value is on disk, in segment
+// files written whole and never changed, in the directory <file>.d beside the file; the file
+// itself is a small manifest, replaced atomically at each checkpoint:
+//   attributes on the root:    those of version 1; prefix_n, tail_start when the run kept only
+//                              G(0..P-1) and G(L..n-1) in memory (run_octal --memory)
+//   /values                    an HDF5 virtual dataset of G(0..n-1), mapped onto the segments
+//   /segments (group)          start, end: segment k holds G(start[k]..end[k]-1), in order
+//   /stats, /period, /sparse   as in version 1 (/sparse required with prefix_n)
 // Two-dimensional tables (table2d.hpp) have files of their own, told apart by a root attribute
 // kind = "table2d" (run files have no kind):
 //   attributes on the root:    format_version (1), kind, game ("wythoff" or "cut"), n, origin,
@@ -27,14 +36,17 @@
 // Files are written to a temporary name beside the target, flushed, and renamed over it, so a
 // crash never leaves a half-written file under the final name. That makes every file a safe
 // checkpoint: a run under way writes the values so far with complete = false, and continues from
-// the file later.
+// the file later. Version 3 applies this to each segment file and then to the manifest.
 
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sgx/period.hpp"
+#include "sgx/provenance.hpp"
 #include "sgx/sequence.hpp"
 #include "sgx/sparse_state.hpp"
 #include "sgx/stats.hpp"
@@ -42,12 +54,14 @@
 
 namespace sgx {
 
-// Readers take every version from kOldestFormatVersion to kFormatVersion. Files whose every value
-// is stored (and table files) are written as version 1, so that older programs still read them;
-// only a run with a released middle is written as version 2.
+// Readers take every version from kOldestFormatVersion to kFormatVersion. write_run_file writes
+// whole files as version 1 (version 2 for a released middle), so that older programs still read
+// them; RunFileWriter writes version 3. Table files are version 1.
 inline constexpr int kOldestFormatVersion = 1;
 inline constexpr int kWholeFormatVersion = 1;
-inline constexpr int kFormatVersion = 2;  // the newest
+inline constexpr int kReleasedFormatVersion = 2;
+inline constexpr int kSegmentedFormatVersion = 3;
+inline constexpr int kFormatVersion = 3;  // the newest
 
 // A file that cannot be written, read or trusted. The message says which file and why.
 class StoreError : public std::runtime_error {
@@ -69,6 +83,8 @@ struct RunInfo {
   // The rare-value state to resume from. Required with values that have a released middle (the
   // file cannot be written without it); stored for any run that gives it.
   std::optional<SparseState> sparse_state;
+  // Every stretch of the run so far, oldest first (empty in files written before /provenance).
+  std::vector<Provenance> provenance;
 };
 
 struct RunRecord : RunInfo {
@@ -81,9 +97,18 @@ struct RunRecord : RunInfo {
 // a file this program would refuse to read is never written.
 void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values);
 void write_run_file(const std::string& path, const RunRecord& record);
-// Values with a released middle come back the same way: prefix_end, tail_start and size as
-// written, and only the kept values in memory.
-RunRecord read_run_file(const std::string& path);
+// Which values read_run_file loads into memory.
+enum class LoadValues {
+  // What the run kept: for a run with --memory (format version 2 or 3 with prefix_n), only
+  // G(0..P-1) and G(L..n-1), with prefix_end, tail_start and size as written; else all.
+  AsRun,
+  // Every value. Refused for a version-2 file, which does not hold its released middle.
+  All,
+};
+RunRecord read_run_file(const std::string& path, LoadValues load = LoadValues::AsRun);
+// G(from..to-1) of the run in path, from the file alone (any format version; in version 2 only
+// stored values can be read).
+std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, std::uint64_t to);
 
 // Which run a file holds and how far it got, read without loading the values (quick for any size).
 // Refuses the same files read_run_file refuses for their header.
@@ -93,11 +118,68 @@ struct RunStatus {
   bool complete = true;
   std::uint64_t target_n = 0;
   // Format version 2: only G(0..prefix_n-1) and G(tail_start..n-1) are stored. Both 0 otherwise.
+  // Format version 3 stores them for a run with --memory too, but holds every value as well.
   std::uint64_t prefix_n = 0;
   std::uint64_t tail_start = 0;
+  int format_version = 0;
   bool has_released() const { return tail_start > prefix_n; }
+  // False only for a version-2 file with a released middle: those values are in no file.
+  bool holds_every_value() const { return !has_released() || format_version >= kSegmentedFormatVersion; }
 };
 RunStatus read_run_status(const std::string& path);
+
+// One segment file of a version-3 run: G(start..end-1).
+struct RunSegment {
+  std::uint64_t start, end;
+};
+
+// Writes a run's file as the run goes (format version 3, see the top). Values reach the disk in
+// segment files: a segment of fixed range (2^16 values, then doubling up to 2^24 values each) as
+// soon as it is complete, and at a checkpoint, the values since the last one. Each segment file is
+// written whole, flushed and renamed into place; then the manifest, the file at path, is replaced
+// atomically (see write_run_file). A crash at any instant leaves the last manifest and every
+// segment it names whole. A checkpoint writes what was added since the last, not all n values.
+// Values are written from the Sequence given, with no copy of them; those not yet on disk must
+// still be held (Sequence::holds) when they are written: see durable_n().
+class RunFileWriter {
+ public:
+  // A new run: segment files left in <path>.d by an earlier run are removed. The directory must
+  // exist (check_can_write).
+  static RunFileWriter start(const std::string& path, const std::string& game);
+  // Continues the run in path: a version-3 file keeps its segments; the values of a version-1
+  // file are written again as segments (they must be in memory), at the first save.
+  static RunFileWriter resume(const std::string& path);
+
+  // Writes each complete segment not on disk yet. Cheap when there is none.
+  void write_complete_segments(const Sequence& values);
+  // Saves the run: every value not on disk yet, then the manifest with info and n = values.size().
+  // A finished run (info.complete) has its last segment's pieces joined into one.
+  void save(const RunInfo& info, const Sequence& values);
+  // Values G(0..durable_n()-1) are in segment files on disk (some maybe not named by the manifest
+  // until the next save): memory may release them.
+  std::uint64_t durable_n() const { return durable_n_; }
+  // n of the last manifest written, or of the file resumed.
+  std::uint64_t saved_n() const { return saved_n_; }
+
+ private:
+  explicit RunFileWriter(std::string path) : path_(std::move(path)) {}
+  void make_directory() const;
+  void write_segment(const Sequence& values, std::uint64_t start, std::uint64_t end);
+  void remove_unnamed_segments() const;
+
+  std::string path_;
+  std::string game_;
+  std::vector<RunSegment> segments_;  // on disk, in order, covering G(0..durable_n_-1)
+  std::uint64_t full_end_ = 0;      // segments below this are complete (a segment boundary)
+  std::uint64_t durable_n_ = 0;
+  std::uint64_t saved_n_ = 0;
+};
+
+// Now, as ISO 8601 UTC: 2026-05-01T12:34:56Z.
+std::string utc_now_iso8601();
+
+// The directory of the segment files of the run file at path: <path>.d
+std::string segment_directory(const std::string& path);
 
 // A two-dimensional table and the additive period of each of its rows.
 struct TableRecord {

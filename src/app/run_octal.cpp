@@ -2,11 +2,14 @@
 // for wythoff and cut, the two-dimensional table G(a, b) and the additive period of every row.
 //
 // Long runs can be stopped and continued: the run file doubles as the checkpoint (docs/FORMAT.md).
-// Every --checkpoint-every seconds, and when SIGINT, SIGTERM or SIGUSR1 arrives, the values so far
-// are written to it, marked unfinished; --resume continues from it. Files are replaced atomically,
-// so even kill -9 in the middle of a write leaves the previous checkpoint whole.
+// Values go to disk in segment files as they are computed; every --checkpoint-every seconds, and
+// when SIGINT, SIGTERM or SIGUSR1 arrives, the values since the last checkpoint and the manifest,
+// marked unfinished, are written; --resume continues from it. Every file is written whole and
+// renamed into place, so even kill -9 in the middle of a write leaves the last checkpoint whole.
 
 #include <omp.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -15,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -88,13 +92,14 @@ Examples:
   run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
 
 Bounded memory:
-  --memory 8G keeps the process near that limit: once the values outgrow half of it (the other half
-  is for the checkpoint file built in memory), only a prefix and the last values are kept, which
-  is all the rare-value method reads. It needs the sparse kernel and a game without repeating
-  tails or three-heap splits. The mask no longer changes and the period is not looked for once
-  values are released; the file then holds the prefix, the tail and the rare-value state, and
-  --resume (with --memory) continues it. If a heap ever needs a released value, the run stops
-  with a checkpoint and says which; more memory is the only remedy.
+  --memory 8G keeps the process near that limit: once the values outgrow half of it, only a
+  prefix and the last values are kept in memory, which is all the rare-value method reads; the
+  others are released once they are on disk. It needs the sparse kernel and a game without
+  repeating tails or three-heap splits. The mask no longer changes and the period is not looked
+  for once values are released; the file still holds every value (--print, sg_period and
+  sg_solve --from read them back) and the rare-value state, and --resume (with --memory)
+  continues it. If a heap ever needs a released value, the run stops with a checkpoint and says
+  which; more memory is the only remedy.
 
 Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
@@ -250,23 +255,67 @@ SparseStats run_stats(const Engine& engine) {
   return stats;
 }
 
-// Saves the run to its file: checkpoints while it runs (marked unfinished), the finished run at
-// the end. Each save replaces the file atomically, so whatever happens during one (a kill, a
-// full disk), the file still holds the previous save; a failed save says what is safe.
+// User and system CPU seconds of the process so far, all threads.
+double cpu_seconds() {
+  struct rusage usage {};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The stretch of the run this process starts: its command line, program, host and threads.
+Provenance stretch_started(int argc, char** argv, int threads, std::uint64_t first_n) {
+  Provenance stretch;
+  for (int i = 0; i < argc; ++i) stretch.command.append(i > 0 ? " " : "").append(argv[i]);
+  stretch.version = kVersion;
+  stretch.commit = kCommit;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) stretch.host = host;
+  stretch.threads = static_cast<std::uint32_t>(threads > 0 ? threads : omp_get_max_threads());
+  stretch.started = utc_now_iso8601();
+  stretch.first_n = first_n;
+  return stretch;
+}
+
+// Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
+// of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
+// values since the last checkpoint with the record of the run, marked unfinished; at the end the
+// finished run. Whatever happens during a save (a kill, a full disk), the file still holds the
+// previous one; a failed save says what is safe. A run resumed from a version-2 file (--memory,
+// its released values in no file) goes on writing whole version-2 files, as it began.
 class RunSaver {
  public:
-  // saved_n: values already in the file for this run (a resumed run), 0 for a new run.
-  RunSaver(std::string path, RunInfo stored, std::uint64_t saved_n, double every_seconds)
-      : path_(std::move(path)), stored_(std::move(stored)), saved_n_(saved_n), every_seconds_(every_seconds),
-        last_save_(std::chrono::steady_clock::now()) {}
+  // stretch: this stretch of the run as it starts (command, host, ..., first_n).
+  RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch)
+      : path_(path), stored_(std::move(stored)), stretch_(std::move(stretch)), every_seconds_(every_seconds),
+        started_(std::chrono::steady_clock::now()), last_save_(started_) {
+    if (resume && !read_run_status(path).holds_every_value()) {
+      saved_n_ = read_run_status(path).n;
+      return;
+    }
+    writer_.emplace(resume ? RunFileWriter::resume(path) : RunFileWriter::start(path, stored_.game));
+    saved_n_ = writer_->saved_n();
+  }
 
-  // Between engine steps: a checkpoint when one is due; true when it wrote one.
-  bool checkpoint_if_due(const Engine& engine, std::uint64_t target) {
-    if (every_seconds_ <= 0) return false;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_save_).count() < every_seconds_)
-      return false;
-    checkpoint(engine, target);
-    return true;
+  // Values below this are on disk: a bounded engine may release them.
+  std::uint64_t durable_n() const {
+    return writer_ ? writer_->durable_n() : std::numeric_limits<std::uint64_t>::max();
+  }
+
+  // Between engine steps: the segments completed since the last step, and a checkpoint when one is
+  // due; then lets the engine release what is on disk. True when it wrote a checkpoint.
+  bool keep_up(Engine& engine, std::uint64_t target) {
+    guarded([&] {
+      if (writer_) writer_->write_complete_segments(engine.values());
+    });
+    bool wrote = false;
+    if (every_seconds_ > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - last_save_).count() >= every_seconds_) {
+      checkpoint(engine, target);
+      wrote = true;
+    }
+    engine.set_release_limit(durable_n());
+    return wrote;
   }
 
   void checkpoint(const Engine& engine, std::uint64_t target) {
@@ -291,39 +340,64 @@ class RunSaver {
     info.program_version = kVersion;
     info.sparse_state.reset();
     if (engine.values().has_released()) info.sparse_state = engine.sparse_state();
+    info.provenance.push_back(stretch_so_far(engine));
     return info;
+  }
+
+  // This stretch of the run, up to now.
+  Provenance stretch_so_far(const Engine& engine) const {
+    Provenance stretch = stretch_;
+    stretch.ended = utc_now_iso8601();
+    stretch.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    stretch.cpu_seconds = cpu_seconds();
+    stretch.values_computed = engine.values().size() - std::min(engine.values().size(), stretch.first_n);
+    return stretch;
   }
 
  private:
   void save(const RunInfo& info, const Sequence& values) {
+    guarded([&] {
+      if (writer_)
+        writer_->save(info, values);
+      else
+        write_run_file(path_, info, values);
+    });
+    saved_n_ = values.size();
+  }
+
+  // Runs a write; a failure says what the file still holds.
+  template <class Write>
+  void guarded(Write write) const {
     try {
-      write_run_file(path_, info, values);
+      write();
     } catch (const StoreError& e) {
       std::string message = e.what();
       message += saved_n_ > 0 ? "; " + path_ + " still holds the " + std::to_string(saved_n_) + " values saved before"
                               : "; no values were saved";
       throw StoreError(message);
     }
-    saved_n_ = values.size();
   }
 
   std::string path_;
   RunInfo stored_;  // what stays the same from save to save: game, kernels of earlier sessions
-  std::uint64_t saved_n_;
+  Provenance stretch_;
+  std::optional<RunFileWriter> writer_;  // none for a run continued from a version-2 file
+  std::uint64_t saved_n_ = 0;
   double every_seconds_;
-  std::chrono::steady_clock::time_point last_save_;
+  std::chrono::steady_clock::time_point started_, last_save_;
 };
 
-void print_values(const std::string& range, const Sequence& values) {
+// G(A..B-1), one per line. Values a bounded run released from memory are read back from its
+// file, which holds every value once the run is saved.
+void print_values(const std::string& range, const Sequence& values, const std::string& path) {
   auto [from, to] = print_range(range, values.size());
-  for (std::uint64_t i = from; i < to; ++i)
-    if (!values.holds(i))
-      throw cli::UsageError("--print=" + range + ": G(" + std::to_string(i) +
-                            ") was released to stay within --memory (kept: " + values.kept_text() +
-                            "); the run file is saved");
+  std::vector<Value> from_file;
+  bool all_held = true;
+  for (std::uint64_t i = from; i < to && all_held; ++i) all_held = values.holds(i);
+  if (!all_held) from_file = read_run_values(path, from, to);
   std::string out;
   for (std::uint64_t i = from; i < to; ++i) {
-    out += std::to_string(values[i]);
+    out += std::to_string(all_held ? values[i] : from_file[i - from]);
     out += '\n';
     if (out.size() > (1u << 16)) {
       std::cout << out;
@@ -410,7 +484,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
 }
 
 void print_results(const Options& o, const RunReport& report, const Sequence& values) {
-  if (!o.print.empty()) print_values(o.print, values);
+  if (!o.print.empty()) print_values(o.print, values, report.file);
   if (o.json)
     std::cout << run_report_json(report) << "\n";
   else if (!o.quiet)
@@ -570,8 +644,8 @@ int run(int argc, char** argv) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t stored_n = stored.values.size();
-  RunSaver saver(path, static_cast<const RunInfo&>(stored), stored_n, checkpoint_every);
+  RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
+                 stretch_started(argc, argv, o.threads, stored.values.size()));
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
@@ -582,6 +656,7 @@ int run(int argc, char** argv) {
     throw cli::UsageError(std::string("--memory: ") + e.what());
   }
   Engine& engine = *engine_holder;
+  engine.set_release_limit(saver.durable_n());
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
   const std::uint64_t analysis_window =
       memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
@@ -590,7 +665,7 @@ int run(int argc, char** argv) {
   auto progress = [&](const Progress& p) {
     status.update(p);
     if (signals.received()) return false;
-    if (saver.checkpoint_if_due(engine, p.target))
+    if (saver.keep_up(engine, p.target))
       log.checkpoint(p);
     else
       log.update(p);
@@ -637,6 +712,7 @@ int run(int argc, char** argv) {
   report.peak_rss_bytes = peak_rss_bytes();
   if (o.profile) report.profile = engine.work_span();
   report.memory_limit_bytes = memory_limit;
+  report.provenance = info.provenance.back();
   if (values.has_released()) {
     report.kept_prefix = values.prefix_end();
     report.tail_start = values.tail_start();

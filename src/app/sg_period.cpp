@@ -2,6 +2,7 @@
 // tables (run_octal wythoff, run_octal cut): each file says which it holds.
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <iostream>
 
 #include "cli.hpp"
@@ -39,11 +40,11 @@ Examples:
 
 Options)";
 
-// A run with --memory kept a prefix and a tail of its values: a period and the statistics need
-// them all. Found from the header, before any value is read.
+// A run with --memory written as format version 2 kept only a prefix and a tail of its values: a
+// period and the statistics need them all. Found from the header, before any value is read.
 void refuse_released_values(const std::string& file) {
   const RunStatus status = read_run_status(file);
-  if (status.has_released())
+  if (!status.holds_every_value())
     throw cli::UsageError(file + " holds " + kept_values_text(status.prefix_n, status.tail_start, status.n) +
                           " only (a run with --memory): the period analysis needs every value");
 }
@@ -63,6 +64,14 @@ void print_text(const std::string& file, const RunRecord& record, const SparseSt
             << "rare        mask " << hex(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
   if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
   std::cout << "\nperiod      " << period_text(period) << "\n";
+  // Where the values came from: one line per stretch of the run (a start or a resume).
+  for (std::size_t i = 0; i < record.provenance.size(); ++i) {
+    const Provenance& p = record.provenance[i];
+    std::cout << (i == 0 ? "stretches   " : "            ") << i + 1 << ". " << p.started << " to " << p.ended << ", "
+              << p.host << ", " << p.threads << " threads, " << p.values_computed << " values from " << p.first_n
+              << " in " << std::lround(p.wall_seconds) << " s (" << std::lround(p.cpu_seconds) << " s CPU), sgx "
+              << p.version << (p.commit.empty() ? "" : " " + p.commit) << ": " << p.command << "\n";
+  }
   if (period.found && !period.exceptions.empty()) {
     std::cout << "exceptions ";
     for (auto e : period.exceptions) std::cout << " " << e;
@@ -116,7 +125,7 @@ int run(int argc, char** argv) {
       continue;
     }
     refuse_released_values(file);
-    RunRecord record = read_run_file(file);
+    RunRecord record = read_run_file(file, LoadValues::All);
     const Rules rules = parse_rules(record.game);
     const PeriodResult period = analyze_period(record.values, rules);
     const SparseStats stats = compute_stats(record.values);

@@ -154,7 +154,7 @@ int run(int argc, char** argv) {
     options.misere = misere;
     RunRecord record;
     if (!from.empty()) {
-      record = read_run_file(from);
+      record = read_run_file(from, read_run_status(from).holds_every_value() ? LoadValues::All : LoadValues::AsRun);
       if (game.kind == GameKind::Code && record.game != game.rules->canonical())
         throw cli::UsageError(std::string(from)
                                   .append(" holds the values of ")

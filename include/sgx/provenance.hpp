@@ -1,0 +1,24 @@
+#pragma once
+// Where a run's values came from: one row per stretch of the run, kept in its file as /provenance
+// (docs/FORMAT.md) and shown by sg_period and run_octal --json.
+
+#include <cstdint>
+#include <string>
+
+namespace sgx {
+
+// One stretch of a run, from its start or a resume to its last save (/provenance).
+struct Provenance {
+  std::string command;             // the command line, its words joined by spaces
+  std::string version;             // of sgx
+  std::string commit;              // git commit sgx was built from, "" if unknown
+  std::string host;
+  std::uint32_t threads = 0;
+  std::string started, ended;      // ISO 8601 UTC
+  double wall_seconds = 0;
+  double cpu_seconds = 0;          // user and system, all threads
+  std::uint64_t first_n = 0;       // values the stretch started from
+  std::uint64_t values_computed = 0;
+};
+
+}  // namespace sgx
