@@ -644,8 +644,9 @@ int run(int argc, char** argv) {
   }
 
   const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t stored_n = stored.values.size();
   RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
-                 stretch_started(argc, argv, o.threads, stored.values.size()));
+                 stretch_started(argc, argv, o.threads, stored_n));
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
