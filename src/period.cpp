@@ -240,7 +240,7 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uin
   const std::uint64_t n = values.size();
   result.checked_n = n;
   const ProofPlan plan = plan_for(rules);
-  result.theorem = plan.theorem;
+  result.applicable_theorem = plan.theorem;
   if (n < 3) return result;
   // Finite octal codes are never arithmetic-periodic (see the top of the file).
   const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
@@ -250,6 +250,7 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uin
   if (result.found && !plan.theorem.empty()) {
     result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
     result.proven = result.saltus == 0 && n >= result.proof_needs_n;
+    if (result.proven) result.theorem = plan.theorem;
   }
   return result;
 }

@@ -167,6 +167,8 @@ TEST(PeriodKnown, DawsonsChessStoppedAt150IsFoundButNotProven) {
   EXPECT_EQ(r.period, 34u);
   EXPECT_EQ(r.preperiod, 52u);
   EXPECT_FALSE(r.proven);
+  EXPECT_EQ(r.theorem, "") << "no theorem is named for a period it has not proven";
+  EXPECT_EQ(r.applicable_theorem, "guy-smith");
   EXPECT_EQ(r.proof_needs_n, 2u * 52 + 2 * 34 + 3);
   EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0, 14, 16, 17, 31, 34, 51}));
 }
@@ -274,7 +276,8 @@ TEST(PeriodSaltus, HexadecimalGameWithSaltusIsFoundNotProven) {
   EXPECT_EQ(r.saltus, 1);
   EXPECT_EQ(r.preperiod, 1u);
   for (std::uint64_t n = 1; n + 3 < g.size(); ++n) ASSERT_EQ(g[n + 3], g[n] + 1) << n;
-  EXPECT_EQ(r.theorem, "guy-smith-k-heap");
+  EXPECT_EQ(r.applicable_theorem, "guy-smith-k-heap");
+  EXPECT_EQ(r.theorem, "");
   EXPECT_FALSE(r.proven);
 }
 

@@ -6,7 +6,7 @@
 // period (the saltus; 0 for ordinary periodicity). The least period of every suffix of D comes
 // from one prefix-function pass over D reversed.
 //
-// Proofs (MATH.md section 3), named in PeriodResult::theorem:
+// Proofs (MATH.md section 3), named in PeriodResult::applicable_theorem (and in theorem once proven):
 //   "guy-smith"           finite octal code, splits into at most two heaps, no '!':
 //                         values through 2 n0 + 2p + t - 1 certify the period
 //   "guy-smith-k-heap"    finite code leaving up to k heaps: k n0 + (k-1) p + t values
@@ -29,7 +29,11 @@ struct PeriodResult {
   std::uint64_t period = 0;    // p
   std::int64_t saltus = 0;     // s: G(n + p) = G(n) + s for n >= n0
   bool proven = false;
-  std::string theorem;         // which theorem applies to this game ("" if none)
+  // The theorem that proved the period: "" unless proven, so that no report names a theorem for
+  // a period it did not prove.
+  std::string theorem;
+  // The theorem that applies to this game ("" if none), whether or not it has proven anything yet.
+  std::string applicable_theorem;
   // Values a proof needs (G(0..proof_needs_n-1)); 0 when no theorem applies to the game.
   std::uint64_t proof_needs_n = 0;
   std::vector<std::uint64_t> exceptions;  // n < n0 with G(n) != G(n + p) + ... (see period.cpp)

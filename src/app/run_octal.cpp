@@ -22,6 +22,7 @@
 #include "cli.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
+#include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/numbers.hpp"
 #include "sgx/period.hpp"
@@ -79,6 +80,7 @@ Examples:
   run_octal 0.007 --n 2^17 --engine sweep --out treblecross.h5
   run_octal 0.007 --n 2^18 --out treblecross.h5 --resume    continue that run to 2^18
   run_octal kayles --print=0:20      the first twenty values, one per line
+  run_octal 0.137 --n 10000 --bfile b.txt    G(0..9999) as an OEIS b-file
   run_octal 0.16                     without --n: 2^20 values, more until a seen period is proven
   run_octal wythoff --n 1024         Wythoff's table, rows' periods, results/wythoff.h5
   run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
@@ -116,6 +118,7 @@ struct Options {
   std::string print;  // "" none, "all" or "A:B"
   bool json = false;
   bool quiet = false;
+  std::string bfile;  // --bfile, "" for none
   // Options that were given and only apply to heap games, e.g. "--engine".
   std::vector<std::string> heap_game_options;
 };
@@ -326,6 +329,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
       ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
+      ("bfile", po::value(&o.bfile)->value_name("FILE"), "also write the values as an OEIS b-file (\"n G(n)\" lines, G(0) first)")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
   std::vector<std::string> words;
@@ -333,10 +337,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
-  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n", "memory"})
+  for (const char* name : {"resume", "checkpoint-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
+  if (!o.bfile.empty() && vm.count("memory"))
+    throw cli::UsageError("--bfile lists every value, and --memory may release some: choose one");
   return o;
 }
 
@@ -384,7 +390,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
 void print_results(const Options& o, const RunReport& report, const Sequence& values) {
   if (!o.print.empty()) print_values(o.print, values);
   if (o.json)
-    std::cout << run_report_json(report) << "\n";
+    std::cout << json_text(run_report_json(report)) << "\n";
   else if (!o.quiet)
     std::cout << run_report_text(report);
   std::cout.flush();
@@ -476,7 +482,7 @@ int run_table(TableGame game, const Options& o) {
   report.peak_rss_bytes = peak_rss_bytes();
   if (!o.print.empty()) print_table(o.print, record.table);
   if (o.json)
-    std::cout << table_report_json(report) << "\n";
+    std::cout << json_text(table_report_json(report)) << "\n";
   else if (!o.quiet)
     std::cout << table_report_text(report);
   std::cout.flush();
@@ -522,6 +528,7 @@ int run(int argc, char** argv) {
   if (!o.resume) refuse_to_replace_unfinished_run(path, game);
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);  // fail now, not at the first checkpoint
+  if (!o.bfile.empty()) check_can_write(o.bfile);
 
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
@@ -573,6 +580,7 @@ int run(int argc, char** argv) {
   info.stats = run_stats(engine);
   info.period = outcome.period;
   saver.finish(info, values);
+  if (!o.bfile.empty()) write_bfile(o.bfile, game, values, std::string(kTool) + " " + kVersion);
 
   RunReport report;
   report.game = game;
@@ -583,6 +591,7 @@ int run(int argc, char** argv) {
   report.stats = info.stats;
   report.period = outcome.period;
   report.file = path;
+  report.bfile = o.bfile;
   report.peak_rss_bytes = peak_rss_bytes();
   report.memory_limit_bytes = memory_limit;
   if (values.has_released()) {
