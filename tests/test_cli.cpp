@@ -322,6 +322,19 @@ TEST_F(CliTest, LongPreperiodIsProvenWithoutN) {
   EXPECT_EQ(json_object(p.out)["period"], period);
 }
 
+TEST_F(CliTest, WithoutNTheMaxNCapsTheSearch) {
+  // 0.004 shows no period at 2^16: without --n it goes on to the cap, here below the first size.
+  Result capped = run("run_octal", {"0.004", "--max-n", "2^16", "--json", "--out", path("4.h5")});
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const json summary = json_object(capped.out);
+  EXPECT_EQ(summary["n"], 65536);
+  EXPECT_EQ(summary["period"]["proven"], false);
+  // Grundy's game: no theorem could prove a period, so more values are not computed for one.
+  Result grundy = run("run_octal", {"grundy", "--max-n", "2^21", "--json", "--out", path("g.h5")});
+  ASSERT_EQ(grundy.exit_code, 0) << grundy.err;
+  EXPECT_EQ(json_object(grundy.out)["n"], 1 << 20);
+}
+
 // Runs a tool with stdout and stderr on a pseudo-terminal, as a person at a terminal sees it.
 std::string run_on_terminal(const std::string& tool, const std::vector<std::string>& args) {
   std::vector<std::string> argv_strings = {std::string(SGX_BIN_DIR) + "/" + tool};

@@ -63,4 +63,15 @@ PeriodResult find_additive_period(std::span<const std::uint32_t> values);
 std::string proof_theorem(const Rules& rules);
 std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uint64_t period);
 
+// Computing until proven: having analysed done values, how many to have before looking again.
+// Twice as many, or at once what the proof of a period already seen needs if that is more, at most
+// cap. 0 when there is nothing more to look for: the period is proven, no theorem applies to the
+// game (it could never be), or done has reached cap. Each look is one O(n) pass over the values,
+// so all the looks together cost about two passes over the last size.
+std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, std::uint64_t cap);
+
+// What a run that computes until proven waits for, for its status line: "period 4 seen from
+// 2268248; the proof needs 4536507 values" or "no period seen in 1048576 values".
+std::string proof_wait_text(const PeriodResult& period);
+
 }  // namespace sgx

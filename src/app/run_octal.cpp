@@ -41,10 +41,10 @@ using namespace sgx;
 namespace fs = std::filesystem;
 
 constexpr const char* kTool = "run_octal";
-// Without --n: this many values, and more (doubling, up to --max-n) while a period is seen
-// but not yet proven.
+// Without --n: this many values first, then more (next_proof_target: doubling, or straight to
+// what a period seen needs) until the period is proven or --max-n is reached.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 20;
-constexpr const char* kDefaultMaxN = "2^30";
+constexpr const char* kDefaultMaxN = "2^24";
 // Five minutes: a killed run loses little, and writing costs little up to some 2^28 values (at
 // 2^30 a checkpoint takes about 40 s: such runs do better with a longer interval).
 constexpr const char* kDefaultCheckpointEvery = "300";
@@ -81,7 +81,7 @@ Examples:
   run_octal 0.007 --n 2^18 --out treblecross.h5 --resume    continue that run to 2^18
   run_octal kayles --print=0:20      the first twenty values, one per line
   run_octal 0.137 --n 10000 --bfile b.txt    G(0..9999) as an OEIS b-file
-  run_octal 0.16                     without --n: 2^20 values, more until a seen period is proven
+  run_octal 0.376 --max-n 2^25       without --n: until the period is proven (here at 2^23)
   run_octal wythoff --n 1024         Wythoff's table, rows' periods, results/wythoff.h5
   run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
 
@@ -318,7 +318,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   po::options_description visible(kUsage);
   visible.add_options()
       ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30; for wythoff and cut, a, b < N")
-      ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
+      ("max-n", po::value(&o.max_n_text), "without --n: compute until the period is proven, or this many values (default 2^24)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
@@ -353,10 +353,11 @@ struct Outcome {
   PeriodResult period;      // of the values computed, when not stopped
 };
 
-// Computes to n; without --n, on while a period is seen that more values would prove.
+// Computes to n; without --n, on until the period is proven or max_n is reached (next_proof_target),
+// the status line saying what it waits for.
 // analysis_window: differences the period analysis may hold (kPeriodWindow, or less under --memory).
 Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                std::uint64_t analysis_window, const ProgressCallback& progress) {
+                std::uint64_t analysis_window, const ProgressCallback& progress, cli::StatusLine& status) {
   // False when the callback stopped the engine first.
   auto compute_to = [&](std::uint64_t target) {
     return engine.compute_to(target, progress) || engine.values().size() >= target;
@@ -372,9 +373,10 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
     return outcome;
   }
   outcome.period = analyze_period(engine.values(), rules, analysis_window);
-  while (!n_given && outcome.period.found && !outcome.period.proven && outcome.period.proof_needs_n > 0) {
-    const std::uint64_t next = std::max(2 * outcome.target, outcome.period.proof_needs_n);
-    if (next > max_n) break;
+  while (!n_given) {
+    const std::uint64_t next = next_proof_target(outcome.period, engine.values().size(), max_n);
+    if (next == 0) break;
+    status.set_note(proof_wait_text(outcome.period));
     outcome.target = next;
     outcome.stopped = !compute_to(next);
     if (outcome.stopped) return outcome;
@@ -498,8 +500,8 @@ int run(int argc, char** argv) {
 
   const Rules rules = parse_rules(o.game);
   const std::string game = rules.canonical();
-  std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
+  std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
   const double checkpoint_every = parse_seconds(o.checkpoint_every_text);
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
   KernelKind kernel;
@@ -554,7 +556,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress);
+    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress, status);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
