@@ -16,6 +16,7 @@ BUILD_PACKAGES=(
   build-essential cmake ninja-build git pkg-config ca-certificates
   libboost-dev libboost-program-options-dev
   libhdf5-dev hdf5-tools
+  nlohmann-json3-dev
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   libopenmpi-dev openmpi-bin

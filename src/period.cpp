@@ -235,12 +235,25 @@ std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uin
   return needed_values(plan, preperiod, period);
 }
 
+std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, std::uint64_t cap) {
+  if (period.proven || period.applicable_theorem.empty() || done >= cap) return 0;
+  std::uint64_t next = 2 * done;
+  if (period.found && period.proof_needs_n > next) next = period.proof_needs_n;
+  return std::min(next, cap);
+}
+
+std::string proof_wait_text(const PeriodResult& period) {
+  if (!period.found) return "no period seen in " + std::to_string(period.checked_n) + " values";
+  return "period " + std::to_string(period.period) + " seen from " + std::to_string(period.preperiod) +
+         "; the proof needs " + std::to_string(period.proof_needs_n) + " values";
+}
+
 PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window) {
   PeriodResult result;
   const std::uint64_t n = values.size();
   result.checked_n = n;
   const ProofPlan plan = plan_for(rules);
-  result.theorem = plan.theorem;
+  result.applicable_theorem = plan.theorem;
   if (n < 3) return result;
   // Finite octal codes are never arithmetic-periodic (see the top of the file).
   const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
@@ -250,6 +263,7 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uin
   if (result.found && !plan.theorem.empty()) {
     result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
     result.proven = result.saltus == 0 && n >= result.proof_needs_n;
+    if (result.proven) result.theorem = plan.theorem;
   }
   return result;
 }

@@ -8,101 +8,7 @@
 
 namespace sgx {
 
-std::string JsonWriter::quote(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
-void JsonWriter::key(const std::string& k) {
-  if (!first_.empty()) {
-    if (!first_.back()) out_ += ", ";
-    first_.back() = false;
-  }
-  if (!k.empty()) out_ += quote(k) + ": ";
-}
-
-JsonWriter& JsonWriter::begin_object(const std::string& k) {
-  key(k);
-  out_ += "{";
-  first_.push_back(true);
-  return *this;
-}
-JsonWriter& JsonWriter::end_object() {
-  out_ += "}";
-  first_.pop_back();
-  return *this;
-}
-JsonWriter& JsonWriter::begin_array(const std::string& k) {
-  key(k);
-  out_ += "[";
-  first_.push_back(true);
-  return *this;
-}
-JsonWriter& JsonWriter::end_array() {
-  out_ += "]";
-  first_.pop_back();
-  return *this;
-}
-JsonWriter& JsonWriter::field(const std::string& k, const std::string& value) {
-  key(k);
-  out_ += quote(value);
-  return *this;
-}
-JsonWriter& JsonWriter::field(const std::string& k, const char* value) { return field(k, std::string(value)); }
-JsonWriter& JsonWriter::field(const std::string& k, std::uint64_t value) {
-  key(k);
-  out_ += std::to_string(value);
-  return *this;
-}
-JsonWriter& JsonWriter::field(const std::string& k, std::int64_t value) {
-  key(k);
-  out_ += std::to_string(value);
-  return *this;
-}
-JsonWriter& JsonWriter::field(const std::string& k, int value) { return field(k, static_cast<std::int64_t>(value)); }
-JsonWriter& JsonWriter::field(const std::string& k, double value) {
-  key(k);
-  if (!std::isfinite(value)) {
-    out_ += "null";
-  } else {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-    out_ += buf;
-  }
-  return *this;
-}
-JsonWriter& JsonWriter::field(const std::string& k, bool value) {
-  key(k);
-  out_ += value ? "true" : "false";
-  return *this;
-}
-JsonWriter& JsonWriter::null_field(const std::string& k) {
-  key(k);
-  out_ += "null";
-  return *this;
-}
-JsonWriter& JsonWriter::element(std::uint64_t value) {
-  key("");
-  out_ += std::to_string(value);
-  return *this;
-}
+std::string json_text(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 std::string hex(std::uint64_t value) {
   std::ostringstream s;
@@ -110,41 +16,47 @@ std::string hex(std::uint64_t value) {
   return s.str();
 }
 
-void write_stats_json(JsonWriter& json, const SparseStats& stats) {
-  json.begin_object("stats")
-      .field("rare_mask", stats.rare_mask)
-      .field("rare_count", stats.rare_count)
-      .field("last_rare", stats.last_rare)
-      .end_object();
+namespace {
+
+// A count or position that is absent: null in JSON, never 0, which could be a real value.
+Json number_or_null(bool present, std::uint64_t value) { return present ? Json(value) : Json(nullptr); }
+
+}  // namespace
+
+Json stats_json(const SparseStats& stats) {
+  return {{"rare_mask", stats.rare_mask}, {"rare_count", stats.rare_count}, {"last_rare", stats.last_rare}};
 }
 
-void write_period_json(JsonWriter& json, const PeriodResult& period) {
-  json.begin_object("period").field("found", period.found);
-  if (period.found) {
-    json.field("preperiod", period.preperiod).field("period", period.period).field("saltus", period.saltus);
-  } else {
-    json.null_field("preperiod").null_field("period").null_field("saltus");
-  }
-  json.field("proven", period.proven).field("theorem", period.theorem);
-  if (period.proof_needs_n > 0)
-    json.field("proof_needs_n", period.proof_needs_n);
-  else
-    json.null_field("proof_needs_n");
-  json.begin_array("exceptions");
-  for (auto e : period.exceptions) json.element(e);
-  json.end_array().end_object();
+Json period_json(const PeriodResult& period, bool with_exceptions) {
+  Json out = {{"found", period.found},
+              {"preperiod", number_or_null(period.found, period.preperiod)},
+              {"period", number_or_null(period.found, period.period)},
+              {"saltus", period.found ? Json(period.saltus) : Json(nullptr)},
+              {"proven", period.proven},
+              {"theorem", period.proven ? Json(period.theorem) : Json(nullptr)},
+              {"proof_needs_n", number_or_null(period.proof_needs_n > 0, period.proof_needs_n)}};
+  if (with_exceptions) out["exceptions"] = period.exceptions;
+  return out;
 }
 
-void write_profile_json(JsonWriter& json, const WorkSpan& profile) {
-  json.begin_object("profile")
-      .field("work_seconds", profile.work_seconds)
-      .field("span_seconds", profile.span_seconds)
-      .field("one_thread_seconds", profile.one_thread_seconds)
-      .field("wall_seconds", profile.wall_seconds)
-      .field("threads", profile.threads);
-  json.begin_object("predicted_speedup");
-  for (int p : kProfileThreads) json.field(std::to_string(p), profile.predicted_speedup(p));
-  json.end_object().end_object();
+void to_json(Json& json, const WorkSpan& profile) {
+  Json predicted = Json::object();
+  for (int p : kProfileThreads) predicted[std::to_string(p)] = profile.predicted_speedup(p);
+  json = {{"work_seconds", profile.work_seconds},
+          {"span_seconds", profile.span_seconds},
+          {"one_thread_seconds", profile.one_thread_seconds},
+          {"wall_seconds", profile.wall_seconds},
+          {"threads", profile.threads},
+          {"predicted_speedup", predicted}};
+}
+
+void to_json(Json& json, const Provenance& p) {
+  json = {{"command", p.command},         {"version", p.version},
+          {"commit", p.commit},           {"host", p.host},
+          {"threads", p.threads},         {"started", p.started},
+          {"ended", p.ended},             {"wall_seconds", p.wall_seconds},
+          {"cpu_seconds", p.cpu_seconds}, {"first_n", p.first_n},
+          {"values_computed", p.values_computed}};
 }
 
 std::string profile_text(const WorkSpan& profile) {
@@ -165,43 +77,32 @@ std::string profile_text(const WorkSpan& profile) {
   return text + "\n";
 }
 
-std::string run_report_json(const RunReport& r) {
-  JsonWriter json;
-  json.begin_object()
-      .field("game", r.game)
-      .field("n", r.n)
-      .field("engine", r.engine)
-      .field("threads", r.threads)
-      .field("seconds", r.seconds)
-      .field("values_per_second", r.seconds > 0 ? static_cast<double>(r.n) / r.seconds : 0.0)
-      .field("max_value", std::uint64_t{r.stats.max_value})
-      .field("max_at", r.stats.max_at);
-  write_stats_json(json, r.stats);
-  write_period_json(json, r.period);
+Json run_report_json(const RunReport& r) {
+  Json out = {{"game", r.game},
+              {"n", r.n},
+              {"engine", r.engine},
+              {"threads", r.threads},
+              {"seconds", r.seconds},
+              {"values_per_second", r.seconds > 0 ? static_cast<double>(r.n) / r.seconds : 0.0},
+              {"max_value", r.stats.max_value},
+              {"max_at", r.stats.max_at},
+              {"stats", stats_json(r.stats)},
+              {"period", period_json(r.period)}};
   if (r.memory_limit_bytes > 0) {
-    json.begin_object("memory").field("limit_bytes", r.memory_limit_bytes).field("released", r.tail_start > 0);
-    if (r.tail_start > 0) json.field("kept_prefix", r.kept_prefix).field("tail_start", r.tail_start);
-    json.end_object();
+    Json memory = {{"limit_bytes", r.memory_limit_bytes}, {"released", r.tail_start > 0}};
+    if (r.tail_start > 0) {
+      memory["kept_prefix"] = r.kept_prefix;
+      memory["tail_start"] = r.tail_start;
+    }
+    out["memory"] = memory;
   }
-  if (r.profile) write_profile_json(json, *r.profile);
-  if (r.provenance) {
-    const Provenance& p = *r.provenance;
-    json.begin_object("provenance")
-        .field("command", p.command)
-        .field("version", p.version)
-        .field("commit", p.commit)
-        .field("host", p.host)
-        .field("threads", std::uint64_t{p.threads})
-        .field("started", p.started)
-        .field("ended", p.ended)
-        .field("wall_seconds", p.wall_seconds)
-        .field("cpu_seconds", p.cpu_seconds)
-        .field("first_n", p.first_n)
-        .field("values_computed", p.values_computed)
-        .end_object();
-  }
-  json.field("file", r.file).field("peak_rss_bytes", r.peak_rss_bytes).end_object();
-  return json.str();
+  out["file"] = r.file;
+  if (!r.bfile.empty()) out["bfile"] = r.bfile;
+  out["peak_rss_bytes"] = r.peak_rss_bytes;
+  if (r.profile) out["profile"] = *r.profile;
+  if (r.provenance) out["provenance"] = *r.provenance;
+  for (const auto& [key, section] : r.sections.items()) out[key] = section;
+  return out;
 }
 
 std::string period_text(const PeriodResult& p) {
@@ -214,8 +115,9 @@ std::string period_text(const PeriodResult& p) {
   if (p.saltus != 0) s << ", saltus " << p.saltus;
   if (p.proven) {
     s << ", proven (" << p.theorem << ")";
-  } else if (!p.theorem.empty()) {
-    s << ", periodic so far, not proven: a proof by " << p.theorem << " needs " << p.proof_needs_n << " values";
+  } else if (!p.applicable_theorem.empty()) {
+    s << ", periodic so far, not proven: a proof by " << p.applicable_theorem << " needs " << p.proof_needs_n
+      << " values";
   } else {
     s << ", periodic so far, not proven: no theorem applies to this game";
   }
@@ -250,6 +152,7 @@ std::string run_report_text(const RunReport& r) {
   }
   if (r.profile) s << "profile     " << profile_text(*r.profile);
   if (!r.file.empty()) s << "file        " << r.file << "\n";
+  if (!r.bfile.empty()) s << "b-file      " << r.bfile << "\n";
   return s.str();
 }
 
@@ -359,32 +262,28 @@ std::string table_report_text(const TableReport& r, std::size_t rows_shown) {
   return s.str();
 }
 
-std::string table_report_json(const TableReport& r) {
-  JsonWriter json;
+Json table_report_json(const TableReport& r) {
   const std::uint64_t side = r.n - r.origin;
-  json.begin_object()
-      .field("game", r.game)
-      .field("kind", "table2d")
-      .field("n", r.n)
-      .field("origin", r.origin)
-      .field("values", side * side)
-      .field("max_value", std::uint64_t{r.max_value});
-  if (r.seconds >= 0) json.field("seconds", r.seconds).field("threads", r.threads);
-  json.field("rows_found", rows_found(r)).begin_array("rows");
+  Json out = {{"game", r.game},     {"kind", "table2d"},        {"n", r.n},
+              {"origin", r.origin}, {"values", side * side}, {"max_value", r.max_value}};
+  if (r.seconds >= 0) {
+    out["seconds"] = r.seconds;
+    out["threads"] = r.threads;
+  }
+  out["rows_found"] = rows_found(r);
+  Json rows = Json::array();
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const RowPeriod& p = r.rows[i];
-    json.begin_object().field("a", r.origin + i).field("found", p.found);
-    if (p.found)
-      json.field("preperiod", p.preperiod).field("period", p.period).field("saltus", p.saltus);
-    else
-      json.null_field("preperiod").null_field("period").null_field("saltus");
-    json.end_object();
+    rows.push_back({{"a", r.origin + i},
+                    {"found", p.found},
+                    {"preperiod", number_or_null(p.found, p.preperiod)},
+                    {"period", number_or_null(p.found, p.period)},
+                    {"saltus", p.found ? Json(p.saltus) : Json(nullptr)}});
   }
-  json.end_array();
-  if (!r.file.empty()) json.field("file", r.file);
-  if (r.peak_rss_bytes > 0) json.field("peak_rss_bytes", r.peak_rss_bytes);
-  json.end_object();
-  return json.str();
+  out["rows"] = std::move(rows);
+  if (!r.file.empty()) out["file"] = r.file;
+  if (r.peak_rss_bytes > 0) out["peak_rss_bytes"] = r.peak_rss_bytes;
+  return out;
 }
 
 std::uint64_t peak_rss_bytes() {

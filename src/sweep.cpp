@@ -409,7 +409,9 @@ SweepRow parse_csv_line(std::string_view line) {
     row.saltus = csv_signed(f[4], "saltus");
   }
   row.proven = csv_bool(f[5], "proven");
-  row.theorem = f[6];
+  // Tables written before theorem meant "the theorem that proved it" named the applicable one for
+  // unproven rows too.
+  row.theorem = row.proven ? f[6] : "";
   row.max_value = csv_unsigned(f[7], "max_value");
   row.max_at = csv_unsigned(f[8], "max_at");
   row.rare_mask = csv_unsigned(f[9].substr(2), "rare_mask", 16);
@@ -425,25 +427,29 @@ SweepRow parse_csv_line(std::string_view line) {
   return row;
 }
 
-std::string to_json_line(const SweepRow& row) {
-  JsonWriter json;
-  json.begin_object().field("game", row.game).field("n", row.n);
-  if (row.period_found)
-    json.field("period", row.period).field("preperiod", row.preperiod).field("saltus", row.saltus);
-  else
-    json.null_field("period").null_field("preperiod").null_field("saltus");
-  json.field("proven", row.proven)
-      .field("theorem", row.theorem)
-      .field("max_value", row.max_value)
-      .field("max_at", row.max_at)
-      .field("rare_mask", row.rare_mask)
-      .field("rare_count", row.rare_count)
-      .field("last_rare", row.last_rare)
-      .field("equivalent_to", row.equivalent_to)
-      .field("sequence_hash", row.sequence_hash)
-      .field("seconds", row.seconds)
-      .end_object();
-  return json.str();
+Json sweep_row_json(const SweepRow& row) {
+  // The period object of run_octal and sg_period, less the exceptions: a row keeps no values.
+  PeriodResult period;
+  period.found = row.period_found;
+  period.period = row.period;
+  period.preperiod = row.preperiod;
+  period.saltus = row.saltus;
+  period.proven = row.proven;
+  period.theorem = row.theorem;
+  if (row.period_found) period.proof_needs_n = proof_length(parse_rules(row.game), row.preperiod, row.period);
+  SparseStats stats;
+  stats.rare_mask = row.rare_mask;
+  stats.rare_count = row.rare_count;
+  stats.last_rare = row.last_rare;
+  return {{"game", row.game},
+          {"n", row.n},
+          {"seconds", row.seconds},
+          {"max_value", row.max_value},
+          {"max_at", row.max_at},
+          {"stats", stats_json(stats)},
+          {"period", period_json(period, false)},
+          {"equivalent_to", row.equivalent_to.empty() ? Json(nullptr) : Json(row.equivalent_to)},
+          {"sequence_hash", row.sequence_hash}};
 }
 
 std::string markdown_table(const std::vector<SweepRow>& rows) {

@@ -233,6 +233,7 @@ TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
 // tail of 12582912 values.
 using BoundedCli = testing::ToolTest;
 using testing::contains;
+using testing::json_object;
 using testing::Result;
 
 TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
@@ -245,11 +246,12 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
   ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
   // The tail starts where the values on disk end when the run stopped (the file's segments of
   // 2^24 values are written whole), at most at n minus the 12582912 values of the bound.
-  EXPECT_TRUE(contains(bounded.out, "\"memory\": {\"limit_bytes\": 134217728, \"released\": true, "
-                                    "\"kept_prefix\": 4194304, \"tail_start\": 16777216}"))
-      << bounded.out;
-  EXPECT_TRUE(contains(bounded.out, "\"max_value\": 3, \"max_at\": 5")) << bounded.out;
-  EXPECT_TRUE(contains(bounded.out, "\"period\": {\"found\": false")) << bounded.out;
+  const nlohmann::json summary = json_object(bounded.out);
+  EXPECT_EQ(summary["memory"], nlohmann::json::parse(R"({"limit_bytes": 134217728, "released": true,
+      "kept_prefix": 4194304, "tail_start": 16777216})"));
+  EXPECT_EQ(summary["max_value"], 3);
+  EXPECT_EQ(summary["max_at"], 5);
+  EXPECT_EQ(summary["period"]["found"], false);
 
   Result tail = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=33554400:",
                                   "--quiet", "--out", path("b.h5")});
@@ -272,10 +274,10 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
   // sg_solve takes heaps anywhere in the file (G = n mod 7 in {0,1,0,1,2,3,2}).
   Result solve = run("sg_solve", {"sub:1,3,4", "4194300", "5", "--from", path("b.h5"), "--json"});
   ASSERT_EQ(solve.exit_code, 0) << solve.err;
-  EXPECT_TRUE(contains(solve.out, "\"value\": 0")) << solve.out;  // G(4194300) = G(5) = 3
+  EXPECT_EQ(json_object(solve.out)["value"], 0) << solve.out;  // G(4194300) = G(5) = 3
   Result deep = run("sg_solve", {"sub:1,3,4", "10000002", "--from", path("b.h5"), "--json"});
   ASSERT_EQ(deep.exit_code, 0) << deep.err;
-  EXPECT_TRUE(contains(deep.out, "\"value\": 3")) << deep.out;  // 10000002 mod 7 = 5
+  EXPECT_EQ(json_object(deep.out)["value"], 3) << deep.out;  // 10000002 mod 7 = 5
 
   // Continuing needs --memory again, and gives the values of a run that kept them all.
   Result without = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--resume", "--out", path("b.h5")});

@@ -28,7 +28,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using nlohmann::json;
 using sgx::testing::contains;
+using sgx::testing::json_lines;
+using sgx::testing::json_object;
 using sgx::testing::quote;
 using sgx::testing::read_file;
 using sgx::testing::Result;
@@ -44,35 +47,44 @@ std::vector<std::string> lines(const std::string& text) {
 TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   Result r = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--json", "--threads", "2", "--out", path("g.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* key : {"\"profile\": {\"work_seconds\": ", "\"span_seconds\": ", "\"one_thread_seconds\": ", "\"wall_seconds\": ",
-                          "\"threads\": 2, \"predicted_speedup\": {\"2\": ", "\"64\": ", "\"128\": "})
-    EXPECT_TRUE(contains(r.out, key)) << key << " in " << r.out;
+  const nlohmann::json profile = json_object(r.out)["profile"];
+  for (const char* key : {"work_seconds", "span_seconds", "one_thread_seconds", "wall_seconds"})
+    EXPECT_GT(profile[key].get<double>(), 0) << key << " in " << r.out;
+  EXPECT_LE(profile["span_seconds"].get<double>(), profile["work_seconds"].get<double>()) << r.out;
+  EXPECT_EQ(profile["threads"], 2) << r.out;
+  double before = 1;
+  for (const char* p : {"2", "4", "8", "16", "32", "64", "128"}) {
+    const double speedup = profile["predicted_speedup"][p].get<double>();
+    EXPECT_GE(speedup, before) << p << " in " << r.out;
+    before = speedup;
+  }
   Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--out", path("g.h5")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "\nprofile     work ")) << text.out;
   EXPECT_TRUE(contains(text.out, "\nspeedup     on p threads at least (work / ((work - span) / p + span)): 2: ")) << text.out;
   Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
-  EXPECT_FALSE(contains(plain.out, "profile")) << "only asked for";
+  EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
 }
 
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
   Result r = run("run_octal", {"0.137", "--n", "1e7", "--json", "--out", path("d.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\"game\": \"0.137\"")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\"n\": 10000000")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\"period\": {\"found\": true, \"preperiod\": 52, \"period\": 34, \"saltus\": 0, "
-                              "\"proven\": true, \"theorem\": \"guy-smith\", \"proof_needs_n\": 175, "
-                              "\"exceptions\": [0, 14, 16, 17, 31, 34, 51]}"))
-      << r.out;
-  EXPECT_TRUE(contains(r.out, "\"max_value\": 9, \"max_at\": 85")) << r.out;
-  EXPECT_EQ(lines(r.out).size(), 1u) << "one JSON object, one line";
+  const json summary = json_object(r.out);
+  EXPECT_EQ(summary["game"], "0.137");
+  EXPECT_EQ(summary["n"], 10000000);
+  EXPECT_EQ(summary["period"], json::parse(R"({"found": true, "preperiod": 52, "period": 34, "saltus": 0,
+      "proven": true, "theorem": "guy-smith", "proof_needs_n": 175, "exceptions": [0, 14, 16, 17, 31, 34, 51]})"));
+  EXPECT_EQ(summary["max_value"], 9);
+  EXPECT_EQ(summary["max_at"], 85);
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_TRUE(fs::exists(path("d.h5")));
 
   Result p = run("sg_period", {path("d.h5"), "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  EXPECT_TRUE(contains(p.out, "\"complete\": true, \"target_n\": 10000000")) << p.out;
-  EXPECT_TRUE(contains(p.out, "\"preperiod\": 52, \"period\": 34, \"saltus\": 0, \"proven\": true")) << p.out;
+  const json stored = json_object(p.out);
+  EXPECT_EQ(stored["complete"], true);
+  EXPECT_EQ(stored["target_n"], 10000000);
+  EXPECT_EQ(stored["period"], summary["period"]);
   Result text = run("sg_period", {path("d.h5")});
   EXPECT_TRUE(contains(text.out, "period 34, preperiod 52, proven (guy-smith)")) << text.out;
 }
@@ -88,14 +100,78 @@ TEST_F(CliTest, PrintWritesTheValuesOnePerLine) {
   EXPECT_TRUE(contains(summary.out, "0\n1\ngame        0.77\n")) << summary.out;
 }
 
+// The body of a b-file (its lines after the '#' header), and the header.
+std::pair<std::vector<std::string>, std::string> bfile_parts(const std::string& text) {
+  std::vector<std::string> body;
+  std::string header;
+  for (const std::string& line : lines(text)) {
+    if (line.rfind('#', 0) == 0) {
+      EXPECT_TRUE(body.empty()) << "a comment after the values: " << line;
+      header += line + "\n";
+    } else {
+      body.push_back(line);
+    }
+  }
+  return {body, header};
+}
+
+TEST_F(CliTest, BfileListsTheValuesAfterAHeader) {
+  Result r = run("run_octal", {"0.137", "--n", "1000", "--bfile", "b.txt", "--out", path("d.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "b-file      b.txt\n")) << r.out;
+  const auto [body, header] = bfile_parts(read_file(path("b.txt")));
+  EXPECT_TRUE(contains(header, "heap game 0.137")) << header;
+  EXPECT_TRUE(contains(header, "offset 0")) << header;
+  EXPECT_TRUE(contains(header, "sgx run_octal ")) << header;
+  Result printed = run("run_octal", {"0.137", "--n", "1000", "--print", "--quiet", "--out", path("p.h5")});
+  const auto values = lines(printed.out);
+  ASSERT_EQ(values.size(), 1000u);
+  ASSERT_EQ(body.size(), 1000u) << "one line per value, G(0..999)";
+  for (std::size_t n = 0; n < body.size(); ++n) EXPECT_EQ(body[n], std::to_string(n) + " " + values[n]);
+  EXPECT_EQ(body[85], "85 9") << "the largest value, first at 85";
+
+  // From the stored run: the same values, the program named.
+  Result stored = run("sg_period", {path("d.h5"), "--bfile", "c.txt"});
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  const auto [stored_body, stored_header] = bfile_parts(read_file(path("c.txt")));
+  EXPECT_EQ(stored_body, body);
+  EXPECT_TRUE(contains(stored_header, "sgx sg_period ")) << stored_header;
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_FALSE(contains(entry.path().filename().string(), ".tmp")) << "a temporary file was left: " << entry.path();
+}
+
+TEST_F(CliTest, BfileRefusesWhatItCannotWrite) {
+  std::ofstream(path("old.txt")) << "kept\n";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> usage = {
+      {"run_octal", {"0.137", "--n", "100", "--bfile", "b.txt", "--memory", "1G"}},
+      {"run_octal", {"wythoff", "--n", "16", "--bfile", "b.txt"}},
+      {"sg_period", {"a.h5", "b.h5", "--bfile", "b.txt"}},
+  };
+  for (const auto& [tool, args] : usage) {
+    Result r = run(tool, args);
+    EXPECT_EQ(r.exit_code, 2) << tool << " " << args.back() << r.err;
+    EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_TRUE(contains(r.err, "--bfile")) << r.err;
+  }
+  Result missing = run("run_octal", {"0.137", "--n", "100", "--bfile", path("no/b.txt"), "--out", path("d.h5")});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(lines(missing.err).size(), 1u) << missing.err;
+  EXPECT_TRUE(contains(missing.err, path("no/b.txt"))) << missing.err;
+  EXPECT_FALSE(fs::exists(path("d.h5"))) << "refused before the work";
+  ASSERT_EQ(run("run_octal", {"wythoff", "--n", "16", "--out", path("w.h5")}).exit_code, 0);
+  Result table = run("sg_period", {path("w.h5"), "--bfile", path("old.txt")});
+  EXPECT_EQ(table.exit_code, 2) << table.err;
+  EXPECT_EQ(read_file(path("old.txt")), "kept\n");
+}
+
 TEST_F(CliTest, CountsAcceptEveryNotation) {
   for (const char* n : {"1000", "1e3", "10^3", "1_000"}) {
     Result r = run("run_octal", {"0.6", "--n", n, "--json", "--out", path("x.h5")});
     ASSERT_EQ(r.exit_code, 0) << n << r.err;
-    EXPECT_TRUE(contains(r.out, "\"n\": 1000,")) << n << r.out;
+    EXPECT_EQ(json_object(r.out)["n"], 1000) << n << r.out;
   }
   Result pow2 = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("x.h5")});
-  EXPECT_TRUE(contains(pow2.out, "\"n\": 4096,")) << pow2.out;
+  EXPECT_EQ(json_object(pow2.out)["n"], 4096) << pow2.out;
 }
 
 TEST_F(CliTest, BadInputGetsOneLineAndExitTwo) {
@@ -189,8 +265,10 @@ TEST_F(CliTest, SgPeriodRefusesWhatIsNotARun) {
 TEST_F(CliTest, GrundysGameIsNeverProven) {
   Result r = run("run_octal", {"grundy", "--n", "2^14", "--json", "--out", path("g.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\"proven\": false")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\"engine\": \"sparse\"")) << r.out;
+  const json summary = json_object(r.out);
+  EXPECT_EQ(summary["period"]["proven"], false);
+  EXPECT_EQ(summary["period"]["theorem"], nullptr);
+  EXPECT_EQ(summary["engine"], "sparse");
 }
 
 TEST_F(CliTest, EngineNamesEveryKernelInOrderAcrossAResume) {
@@ -202,14 +280,14 @@ TEST_F(CliTest, EngineNamesEveryKernelInOrderAcrossAResume) {
   const char* const kernels = looks_up ? "sparse+sweep" : "sparse+sweep+sparse";
   Result whole = run("run_octal", {"treblecross", "--n", "140000", "--json", "--quiet", "--out", path("t.h5")});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  EXPECT_TRUE(contains(whole.out, "\"engine\": \"" + std::string(kernels) + "\"")) << whole.out;
+  EXPECT_EQ(json_object(whole.out)["engine"], kernels) << whole.out;
   Result first = run("run_octal", {"treblecross", "--n", "30000", "--json", "--quiet", "--out", path("r.h5")});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_TRUE(contains(first.out, "\"engine\": \"sparse+sweep\"")) << first.out;
+  EXPECT_EQ(json_object(first.out)["engine"], "sparse+sweep") << first.out;
   Result resumed =
       run("run_octal", {"treblecross", "--n", "140000", "--resume", "--json", "--quiet", "--out", path("r.h5")});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_TRUE(contains(resumed.out, "\"engine\": \"" + std::string(kernels) + "\"")) << resumed.out;
+  EXPECT_EQ(json_object(resumed.out)["engine"], kernels) << resumed.out;
 }
 
 TEST_F(CliTest, EveryEngineGivesTheSameValues) {
@@ -239,8 +317,14 @@ TEST_F(CliTest, SgPeriodTableLinesUpTheColumnsOfPublishedTables) {
   EXPECT_TRUE(contains(rows[3], "no ")) << rows[3];
   // Columns line up: every row is as long as the header up to the last column.
   EXPECT_EQ(rows[1].find("yes"), rows[0].find("proven"));
-  Result json = run("sg_period", {path("k.h5"), path("d.h5"), "--json"});
-  EXPECT_EQ(lines(json.out).size(), 2u) << json.out;
+  Result both = run("sg_period", {path("k.h5"), path("d.h5"), "--json"});
+  const auto objects = json_lines(both.out);
+  ASSERT_EQ(objects.size(), 2u) << both.out;
+  EXPECT_EQ(objects[0]["period"]["theorem"], "guy-smith");
+  EXPECT_EQ(objects[1]["period"]["found"], true);
+  EXPECT_EQ(objects[1]["period"]["proven"], false);
+  EXPECT_EQ(objects[1]["period"]["theorem"], nullptr) << "no theorem for a period not proven";
+  EXPECT_EQ(objects[1]["period"]["proof_needs_n"], 175);
 }
 
 TEST_F(CliTest, LongPreperiodIsProvenWithoutN) {
@@ -248,12 +332,29 @@ TEST_F(CliTest, LongPreperiodIsProvenWithoutN) {
   // --n, run_octal computes until the Guy-Smith bound is reached and proves it.
   Result r = run("run_octal", {"0.56", "--json", "--out", path("56.h5")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\"preperiod\": 326640, \"period\": 144, \"saltus\": 0, \"proven\": true, "
-                              "\"theorem\": \"guy-smith\", \"proof_needs_n\": 653570"))
-      << r.out;
+  const json period = json_object(r.out)["period"];
+  EXPECT_EQ(period["preperiod"], 326640);
+  EXPECT_EQ(period["period"], 144);
+  EXPECT_EQ(period["saltus"], 0);
+  EXPECT_EQ(period["proven"], true);
+  EXPECT_EQ(period["theorem"], "guy-smith");
+  EXPECT_EQ(period["proof_needs_n"], 653570);
   Result p = run("sg_period", {path("56.h5"), "--json"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  EXPECT_TRUE(contains(p.out, "\"preperiod\": 326640, \"period\": 144, \"saltus\": 0, \"proven\": true")) << p.out;
+  EXPECT_EQ(json_object(p.out)["period"], period);
+}
+
+TEST_F(CliTest, WithoutNTheMaxNCapsTheSearch) {
+  // 0.004 shows no period at 2^16: without --n it goes on to the cap, here below the first size.
+  Result capped = run("run_octal", {"0.004", "--max-n", "2^16", "--json", "--out", path("4.h5")});
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const json summary = json_object(capped.out);
+  EXPECT_EQ(summary["n"], 65536);
+  EXPECT_EQ(summary["period"]["proven"], false);
+  // Grundy's game: no theorem could prove a period, so more values are not computed for one.
+  Result grundy = run("run_octal", {"grundy", "--max-n", "2^21", "--json", "--out", path("g.h5")});
+  ASSERT_EQ(grundy.exit_code, 0) << grundy.err;
+  EXPECT_EQ(json_object(grundy.out)["n"], 1 << 20);
 }
 
 // Runs a tool with stdout and stderr on a pseudo-terminal, as a person at a terminal sees it.
@@ -362,14 +463,18 @@ TEST_F(CliTest, SgSweepUntilProvenDoublesUpToTheCap) {
   std::ofstream(path("games.txt")) << "# proven early, and never proven\nkayles\n4!.0\n";
   Result r = run("sg_sweep", {"--codes", "games.txt", "--until-proven", "--cap", "2^13", "--threads", "1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto json = lines(r.out);
-  ASSERT_EQ(json.size(), 2u) << r.out;
-  EXPECT_EQ(json[0].rfind("{\"game\": \"kayles\", \"n\": 4096, \"period\": 12, \"preperiod\": 71, \"saltus\": 0, "
-                          "\"proven\": true, \"theorem\": \"guy-smith\"", 0), 0u)
-      << json[0];
-  EXPECT_TRUE(contains(json[0], "\"equivalent_to\": \"0.77\"")) << json[0];
-  EXPECT_EQ(json[1].rfind("{\"game\": \"4!.0\", \"n\": 8192, ", 0), 0u) << json[1];
-  EXPECT_TRUE(contains(json[1], "\"proven\": false, \"theorem\": \"\"")) << json[1];
+  const auto rows = json_lines(r.out);
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  EXPECT_EQ(rows[0]["game"], "kayles");
+  EXPECT_EQ(rows[0]["n"], 4096);
+  EXPECT_EQ(rows[0]["period"], json::parse(R"({"found": true, "preperiod": 71, "period": 12, "saltus": 0,
+      "proven": true, "theorem": "guy-smith", "proof_needs_n": 168})"));
+  EXPECT_EQ(rows[0]["equivalent_to"], "0.77");
+  EXPECT_EQ(rows[1]["game"], "4!.0");
+  EXPECT_EQ(rows[1]["n"], 8192);
+  EXPECT_EQ(rows[1]["period"]["proven"], false);
+  EXPECT_EQ(rows[1]["period"]["theorem"], nullptr);
+  EXPECT_EQ(rows[1]["equivalent_to"], nullptr);
 }
 
 TEST_F(CliTest, SgSweepBadInputGetsOneLineAndExitTwo) {
@@ -469,8 +574,9 @@ TEST_F(CliTest, SgPeriodSaysWhenAFileIsAnUnfinishedCheckpoint) {
   Result text = run("sg_period", {path("k.h5")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "values      500 (checkpoint, run not finished: its target is 100000)")) << text.out;
-  Result json = run("sg_period", {path("k.h5"), "--json"});
-  EXPECT_TRUE(contains(json.out, "\"complete\": false, \"target_n\": 100000")) << json.out;
+  const json stored = json_object(run("sg_period", {path("k.h5"), "--json"}).out);
+  EXPECT_EQ(stored["complete"], false);
+  EXPECT_EQ(stored["target_n"], 100000);
 }
 
 // A run with --memory keeps G(0..P-1) and G(L..n-1) only: too few values for a period or the

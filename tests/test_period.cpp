@@ -167,6 +167,8 @@ TEST(PeriodKnown, DawsonsChessStoppedAt150IsFoundButNotProven) {
   EXPECT_EQ(r.period, 34u);
   EXPECT_EQ(r.preperiod, 52u);
   EXPECT_FALSE(r.proven);
+  EXPECT_EQ(r.theorem, "") << "no theorem is named for a period it has not proven";
+  EXPECT_EQ(r.applicable_theorem, "guy-smith");
   EXPECT_EQ(r.proof_needs_n, 2u * 52 + 2 * 34 + 3);
   EXPECT_EQ(r.exceptions, (std::vector<std::uint64_t>{0, 14, 16, 17, 31, 34, 51}));
 }
@@ -274,7 +276,8 @@ TEST(PeriodSaltus, HexadecimalGameWithSaltusIsFoundNotProven) {
   EXPECT_EQ(r.saltus, 1);
   EXPECT_EQ(r.preperiod, 1u);
   for (std::uint64_t n = 1; n + 3 < g.size(); ++n) ASSERT_EQ(g[n + 3], g[n] + 1) << n;
-  EXPECT_EQ(r.theorem, "guy-smith-k-heap");
+  EXPECT_EQ(r.applicable_theorem, "guy-smith-k-heap");
+  EXPECT_EQ(r.theorem, "");
   EXPECT_FALSE(r.proven);
 }
 
@@ -601,4 +604,32 @@ TEST(PeriodWindow, ProvenGamesAndUnsolvedOnesAlike) {
   EXPECT_TRUE(analyze_period(Sequence::from_vector(brute_force("0.77", 3000)), parse_rules("0.77"), 24).proven);
   // Past half the window a period is not seen: Dawson's chess (34) in 64 differences.
   EXPECT_FALSE(analyze_period(Sequence::from_vector(brute_force("0.137", 3000)), parse_rules("0.137"), 64).found);
+}
+
+// Computing until proven: the sizes run_octal looks at without --n.
+TEST(PeriodProof, NextProofTargetDoublesJumpsToTheProofAndStops) {
+  PeriodResult seen;  // 0.376 at 2^22: period 4 from 2268248, not proven yet
+  seen.found = true;
+  seen.preperiod = 2268248;
+  seen.period = 4;
+  seen.applicable_theorem = "guy-smith";
+  seen.proof_needs_n = 4536507;
+  const std::uint64_t cap = std::uint64_t{1} << 24;
+  EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 20, cap), 4536507u) << "straight to what the proof needs";
+  EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 22, cap), std::uint64_t{1} << 23) << "else doubling";
+  EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 20, 3000000), 3000000u) << "never past the cap";
+  EXPECT_EQ(sgx::next_proof_target(seen, cap, cap), 0u);
+  EXPECT_EQ(sgx::proof_wait_text(seen), "period 4 seen from 2268248; the proof needs 4536507 values");
+
+  PeriodResult none;  // no period seen yet: doubling all the same
+  none.applicable_theorem = "guy-smith";
+  none.checked_n = 1000;
+  EXPECT_EQ(sgx::next_proof_target(none, 1000, cap), 2000u);
+  EXPECT_EQ(sgx::proof_wait_text(none), "no period seen in 1000 values");
+
+  PeriodResult proven = seen;
+  proven.proven = true;
+  EXPECT_EQ(sgx::next_proof_target(proven, 1 << 23, cap), 0u);
+  PeriodResult unprovable;  // Grundy's game: no theorem applies, more values cannot prove anything
+  EXPECT_EQ(sgx::next_proof_target(unprovable, 1000, cap), 0u);
 }

@@ -351,6 +351,7 @@ TEST(SolveInput, HeapOptionsListEachMultisetOnce) {
 // ---- sg_solve, run for real ----
 
 using sgx::testing::contains;
+using sgx::testing::json_object;
 using sgx::testing::quote;
 using sgx::testing::read_file;
 using sgx::testing::Result;
@@ -372,19 +373,19 @@ TEST_F(SolveCli, NimThreeFourFiveAsTextAndJson) {
   EXPECT_TRUE(contains(text.out, "winning moves (1):\n  heap 1: 3 -> 1\n")) << text.out;
   Result json = solve_tool({"nim", "3", "4", "5", "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_EQ(json.out,
-            "{\"game\": \"0.[3]\", \"misere\": false, \"heaps\": [3, 4, 5], \"value\": 2, \"outcome\": \"N\", "
-            "\"winning_moves\": [{\"heap_index\": 1, \"from\": 3, \"to\": [1]}], \"count\": 1}\n");
+  EXPECT_EQ(json_object(json.out), nlohmann::json::parse(R"({"game": "0.[3]", "misere": false, "heaps": [3, 4, 5],
+      "value": 2, "outcome": "N", "winning_moves": [{"heap_index": 1, "from": 3, "to": [1]}], "count": 1})"));
 }
 
 TEST_F(SolveCli, SplitsTakingAllAndLosingPositions) {
   Result split = solve_tool({"kayles", "3", "4", "5", "--json"});
-  EXPECT_TRUE(contains(split.out, "\"value\": 6")) << split.out;
-  EXPECT_TRUE(contains(split.out, "{\"heap_index\": 3, \"from\": 5, \"to\": [1, 3]}")) << split.out;
+  const nlohmann::json split_json = json_object(split.out);
+  EXPECT_EQ(split_json["value"], 6);
+  EXPECT_EQ(split_json["winning_moves"], nlohmann::json::parse(R"([{"heap_index": 3, "from": 5, "to": [1, 3]}])"));
   Result all = solve_tool({"nim", "3", "0"});
   EXPECT_TRUE(contains(all.out, "heap 1: 3 -> 0\n")) << all.out;
   Result all_json = solve_tool({"nim", "3", "--json"});
-  EXPECT_TRUE(contains(all_json.out, "\"to\": []")) << all_json.out;
+  EXPECT_EQ(json_object(all_json.out)["winning_moves"][0]["to"], nlohmann::json::array()) << all_json.out;
   Result lost = solve_tool({"nim", "1", "2", "3"});
   EXPECT_TRUE(contains(lost.out, "P: the player to move loses")) << lost.out;
   EXPECT_TRUE(contains(lost.out, "winning moves: none")) << lost.out;
@@ -393,8 +394,9 @@ TEST_F(SolveCli, SplitsTakingAllAndLosingPositions) {
 TEST_F(SolveCli, MisereNim) {
   Result r = solve_tool({"nim", "1", "1", "1", "--misere", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\"misere\": true")) << r.out;
-  EXPECT_TRUE(contains(r.out, "\"outcome\": \"P\"")) << r.out;
+  const nlohmann::json misere = json_object(r.out);
+  EXPECT_EQ(misere["misere"], true);
+  EXPECT_EQ(misere["outcome"], "P");
   Result text = solve_tool({"kayles", "5", "6", "--misere"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "misère search over")) << text.out;
@@ -436,7 +438,7 @@ TEST_F(SolveCli, ValuesFromAStoredRun) {
   Result stored = solve_tool({"kayles", "99", "50", "7", "--from", path("k.h5"), "--json"});
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   Result engine = solve_tool({"kayles", "99", "50", "7", "--json"});
-  EXPECT_EQ(stored.out, engine.out);
+  EXPECT_EQ(json_object(stored.out), json_object(engine.out));
   Result beyond = solve_tool({"kayles", "100", "--from", path("k.h5")});
   EXPECT_EQ(beyond.exit_code, 2);
   EXPECT_TRUE(contains(beyond.err, "n = 100")) << beyond.err;
@@ -452,13 +454,16 @@ TEST_F(SolveCli, ClassicGamesByName) {
   Result wythoff = solve_tool({"wythoff", "3", "5"});
   EXPECT_TRUE(contains(wythoff.out, "P: the player to move loses")) << wythoff.out;
   Result sum = solve_tool({"wythoff", "3", "5", "1", "1", "--json"});
-  EXPECT_TRUE(contains(sum.out, "\"heaps\": [[3, 5], [1, 1]]")) << sum.out;
-  EXPECT_TRUE(contains(sum.out, "{\"heap_index\": 2, \"from\": [1, 1], \"to\": [[0, 0]]}")) << sum.out;
+  const nlohmann::json sum_json = json_object(sum.out);
+  EXPECT_EQ(sum_json["heaps"], nlohmann::json::parse("[[3, 5], [1, 1]]"));
+  EXPECT_TRUE(std::ranges::count(sum_json["winning_moves"],
+                                 nlohmann::json::parse(R"({"heap_index": 2, "from": [1, 1], "to": [[0, 0]]})")) == 1)
+      << sum.out;
   Result fibonacci = solve_tool({"fibonacci", "20"});
   EXPECT_TRUE(contains(fibonacci.out, "heap 1: 20 -> 18/4  (take 2)")) << fibonacci.out;
   Result cut = solve_tool({"cut", "4x2", "--json"});
-  EXPECT_TRUE(contains(cut.out, "\"winning_moves\": [{\"heap_index\": 1, \"from\": [4, 2], \"to\": [[2, 2], [2, 2]]}]"))
-      << cut.out;
+  EXPECT_EQ(json_object(cut.out)["winning_moves"],
+            nlohmann::json::parse(R"([{"heap_index": 1, "from": [4, 2], "to": [[2, 2], [2, 2]]}])"));
   Result bash = solve_tool({"bash:3", "7"});
   EXPECT_TRUE(contains(bash.out, "game      bash:3 (take 1 to 3 from a heap, the code 0.333)")) << bash.out;
   EXPECT_TRUE(contains(bash.out, "heap 1: 7 -> 4")) << bash.out;

@@ -130,6 +130,7 @@ TEST(SweepGame, FixedNComputesExactlyN) {
   EXPECT_EQ(dawson.n, 150u);
   EXPECT_EQ(dawson.period, 34u);
   EXPECT_FALSE(dawson.proven) << "the proof needs 175 values";
+  EXPECT_EQ(dawson.theorem, "") << "a theorem is named only for a proven period";
   EXPECT_TRUE(row_fits_settings(dawson, settings));
   settings.n = 151;
   EXPECT_FALSE(row_fits_settings(dawson, settings));
@@ -201,6 +202,14 @@ TEST(SweepCsv, RowsRoundTripThroughTheirLine) {
   const std::string quoted = to_csv_line(unfound);
   EXPECT_EQ(quoted.rfind("\"sub:1,3,4\",4096,,,,false,,", 0), 0u) << quoted;
   EXPECT_EQ(parse_csv_line(quoted), unfound);
+
+  // Older tables named the applicable theorem for unproven rows too; it is not read back.
+  SweepRow unproven = sample_row("0.137", "0123456789abcdef");
+  unproven.proven = false;
+  const SweepRow read = parse_csv_line(to_csv_line(unproven));
+  EXPECT_EQ(read.theorem, "");
+  unproven.theorem = "";
+  EXPECT_EQ(read, unproven);
 }
 
 TEST(SweepCsv, MalformedLinesAreRefused) {
@@ -216,10 +225,11 @@ TEST(SweepCsv, MalformedLinesAreRefused) {
 
 TEST(SweepCsv, JsonAndMarkdownCarryTheSameRow) {
   const SweepRow row = sample_row("0.77", "0123456789abcdef");
-  EXPECT_EQ(to_json_line(row),
-            "{\"game\": \"0.77\", \"n\": 4096, \"period\": 12, \"preperiod\": 71, \"saltus\": -3, \"proven\": true, "
-            "\"theorem\": \"guy-smith\", \"max_value\": 8, \"max_at\": 27, \"rare_mask\": 254, \"rare_count\": 10, "
-            "\"last_rare\": 70, \"equivalent_to\": \"\", \"sequence_hash\": \"0123456789abcdef\", \"seconds\": 1.25}");
+  EXPECT_EQ(json_text(sweep_row_json(row)),
+            R"({"game":"0.77","n":4096,"seconds":1.25,"max_value":8,"max_at":27,)"
+            R"("stats":{"rare_mask":254,"rare_count":10,"last_rare":70},)"
+            R"("period":{"found":true,"preperiod":71,"period":12,"saltus":-3,"proven":true,"theorem":"guy-smith",)"
+            R"("proof_needs_n":168},"equivalent_to":null,"sequence_hash":"0123456789abcdef"})");
   const std::string table = markdown_table({row});
   std::istringstream lines(table);
   std::string header, rule, body;

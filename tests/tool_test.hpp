@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace sgx::testing {
 
 struct Result {
@@ -36,6 +38,25 @@ inline std::string quote(const std::string& arg) {
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The JSON objects a tool printed, one a line; a line that is not JSON fails the test at once
+// (nlohmann's parse error names the line and column).
+inline std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> objects;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    objects.push_back(nlohmann::json::parse(line));
+    EXPECT_TRUE(objects.back().is_object()) << line;
+  }
+  return objects;
+}
+
+// The one JSON object a tool printed.
+inline nlohmann::json json_object(const std::string& text) {
+  const std::vector<nlohmann::json> objects = json_lines(text);
+  EXPECT_EQ(objects.size(), 1u) << "one JSON object, one line: " << text;
+  return objects.empty() ? nlohmann::json::object() : objects.front();
+}
 
 class ToolTest : public ::testing::Test {
  protected:

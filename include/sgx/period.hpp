@@ -6,7 +6,7 @@
 // period (the saltus; 0 for ordinary periodicity). The least period of every suffix of D comes
 // from one prefix-function pass over D reversed.
 //
-// Proofs (MATH.md section 3), named in PeriodResult::theorem:
+// Proofs (MATH.md section 3), named in PeriodResult::applicable_theorem (and in theorem once proven):
 //   "guy-smith"           finite octal code, splits into at most two heaps, no '!':
 //                         values through 2 n0 + 2p + t - 1 certify the period
 //   "guy-smith-k-heap"    finite code leaving up to k heaps: k n0 + (k-1) p + t values
@@ -29,7 +29,11 @@ struct PeriodResult {
   std::uint64_t period = 0;    // p
   std::int64_t saltus = 0;     // s: G(n + p) = G(n) + s for n >= n0
   bool proven = false;
-  std::string theorem;         // which theorem applies to this game ("" if none)
+  // The theorem that proved the period: "" unless proven, so that no report names a theorem for
+  // a period it did not prove.
+  std::string theorem;
+  // The theorem that applies to this game ("" if none), whether or not it has proven anything yet.
+  std::string applicable_theorem;
   // Values a proof needs (G(0..proof_needs_n-1)); 0 when no theorem applies to the game.
   std::uint64_t proof_needs_n = 0;
   std::vector<std::uint64_t> exceptions;  // n < n0 with G(n) != G(n + p) + ... (see period.cpp)
@@ -58,5 +62,16 @@ PeriodResult find_additive_period(std::span<const std::uint32_t> values);
 // needs for a period p with preperiod n0 (0 if none).
 std::string proof_theorem(const Rules& rules);
 std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uint64_t period);
+
+// Computing until proven: having analysed done values, how many to have before looking again.
+// Twice as many, or at once what the proof of a period already seen needs if that is more, at most
+// cap. 0 when there is nothing more to look for: the period is proven, no theorem applies to the
+// game (it could never be), or done has reached cap. Each look is one O(n) pass over the values,
+// so all the looks together cost about two passes over the last size.
+std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, std::uint64_t cap);
+
+// What a run that computes until proven waits for, for its status line: "period 4 seen from
+// 2268248; the proof needs 4536507 values" or "no period seen in 1048576 values".
+std::string proof_wait_text(const PeriodResult& period);
 
 }  // namespace sgx

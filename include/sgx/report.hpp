@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sgx/period.hpp"
 #include "sgx/provenance.hpp"
 #include "sgx/stats.hpp"
@@ -15,31 +17,13 @@
 
 namespace sgx {
 
-// A small streaming JSON writer: enough for flat objects, nested objects and arrays.
-class JsonWriter {
- public:
-  JsonWriter& begin_object(const std::string& key = "");
-  JsonWriter& end_object();
-  JsonWriter& begin_array(const std::string& key = "");
-  JsonWriter& end_array();
-  JsonWriter& field(const std::string& key, const std::string& value);
-  JsonWriter& field(const std::string& key, const char* value);
-  JsonWriter& field(const std::string& key, std::uint64_t value);
-  JsonWriter& field(const std::string& key, std::int64_t value);
-  JsonWriter& field(const std::string& key, int value);
-  JsonWriter& field(const std::string& key, double value);
-  JsonWriter& field(const std::string& key, bool value);
-  JsonWriter& null_field(const std::string& key);
-  JsonWriter& element(std::uint64_t value);  // in an array
-  const std::string& str() const { return out_; }
+// Every JSON object the tools print is built as a Json value and printed with json_text, one
+// object a line. Keys keep the order they are added in; docs/JSON.md lists every tool's object.
+using Json = nlohmann::ordered_json;
 
-  static std::string quote(const std::string& text);
-
- private:
-  void key(const std::string& k);
-  std::string out_;
-  std::vector<bool> first_;  // per open container: nothing written yet
-};
+// The value as one line of compact JSON. Bytes that are not UTF-8 (a file name, say) become U+FFFD
+// rather than an error.
+std::string json_text(const Json& value);
 
 // What one run of the engine produced, for run_octal's summary.
 struct RunReport {
@@ -51,30 +35,37 @@ struct RunReport {
   SparseStats stats;
   PeriodResult period;
   std::string file;
+  std::string bfile;  // the OEIS b-file written, "" for none
   std::uint64_t peak_rss_bytes = 0;
-  std::optional<WorkSpan> profile;  // run_octal --profile
   // --memory: the limit (0: none), and the values kept when the middle was released
   // (G(0..kept_prefix-1) and G(tail_start..n-1); tail_start 0 when every value was kept).
   std::uint64_t memory_limit_bytes = 0;
   std::uint64_t kept_prefix = 0;
   std::uint64_t tail_start = 0;
-  // This stretch of the run (a start or a resume), as its file records it; none when not known.
+  std::optional<WorkSpan> profile;  // run_octal --profile: "profile" in JSON, two lines in text
+  // This stretch of the run (a start or a resume), as its file records it: "provenance" in JSON.
   std::optional<Provenance> provenance;
+  // Further objects of run_octal's JSON, by key, written after the fixed keys and the two above in
+  // the order they were added. A module with more to report gives its type a
+  // to_json(Json&, const T&) function, and run_octal adds it here: sections["key"] = value.
+  Json sections = Json::object();
 };
 
 // The thread counts a profile predicts the speedup for.
 inline constexpr int kProfileThreads[] = {2, 4, 8, 16, 32, 64, 128};
 
-// The "stats" and "period" objects, shared by every tool that reports them.
-void write_stats_json(JsonWriter& json, const SparseStats& stats);
-void write_period_json(JsonWriter& json, const PeriodResult& period);
-// The "profile" object of run_octal --profile: work_seconds, span_seconds, one_thread_seconds,
-// wall_seconds, threads,
-// predicted_speedup {"2": ..., ..., "128": ...}; and its two lines of text.
-void write_profile_json(JsonWriter& json, const WorkSpan& profile);
+// The "stats" and "period" objects, shared by every tool that reports them (docs/JSON.md).
+// period: exceptions is left out when with_exceptions is false (sg_sweep keeps no values).
+Json stats_json(const SparseStats& stats);
+Json period_json(const PeriodResult& period, bool with_exceptions = true);
+// The "profile" object (docs/JSON.md): work_seconds, span_seconds, one_thread_seconds,
+// wall_seconds, threads, predicted_speedup {"2": ..., ..., "128": ...}; and its two lines of text.
+void to_json(Json& json, const WorkSpan& profile);
 std::string profile_text(const WorkSpan& profile);
+// The "provenance" object: one stretch of a run, as /provenance keeps it (docs/FORMAT.md).
+void to_json(Json& json, const Provenance& stretch);
 
-std::string run_report_json(const RunReport& report);
+Json run_report_json(const RunReport& report);
 std::string run_report_text(const RunReport& report);
 // One paragraph on the period: "period 34, preperiod 52, proven (guy-smith)" and so on.
 std::string period_text(const PeriodResult& period);
@@ -109,7 +100,7 @@ std::string table_report_text(const TableReport& report, std::size_t rows_shown 
 // One object: game, kind "table2d", n, origin, values, max_value, seconds and threads (when
 // timed), rows_found, rows [{a, found, preperiod, period, saltus}] for every row, file,
 // peak_rss_bytes (when known).
-std::string table_report_json(const TableReport& report);
+Json table_report_json(const TableReport& report);
 
 // Hexadecimal as researchers write masks: 0xfe.
 std::string hex(std::uint64_t value);

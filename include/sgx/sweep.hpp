@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sgx/report.hpp"
+
 namespace sgx {
 
 // A malformed pattern or game list. The message names the place (character or line) and the reason.
@@ -55,7 +57,7 @@ struct SweepRow {
   std::uint64_t preperiod = 0;
   std::int64_t saltus = 0;
   bool proven = false;
-  std::string theorem;  // the theorem that applies to this game ("" if none), as analyze_period says
+  std::string theorem;  // the theorem that proved the period; "" unless proven
   std::uint64_t max_value = 0;
   std::uint64_t max_at = 0;
   std::uint64_t rare_mask = 0;
@@ -94,8 +96,9 @@ std::string to_csv_line(const SweepRow& row);  // without the newline
 // Parses one line written by to_csv_line. Throws SweepInputError when it is not such a line.
 SweepRow parse_csv_line(std::string_view line);
 
-// One JSON object (one line) per row, with the CSV's column names.
-std::string to_json_line(const SweepRow& row);
+// The row as sg_sweep --json prints it: the CSV's columns, with the period and the rare-value
+// statistics as the same objects as run_octal's (docs/JSON.md).
+Json sweep_row_json(const SweepRow& row);
 
 // A Markdown table of the rows, columns padded so that it also reads well as plain text.
 // seconds and sequence_hash are left out: the table is the same for every run of a sweep.

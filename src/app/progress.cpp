@@ -66,7 +66,7 @@ void StatusLine::update(const Progress& p) {
   if (!due()) return;
   char extra[64];
   std::snprintf(extra, sizeof extra, "  largest %u  rare %llu", p.max_value, static_cast<unsigned long long>(p.rare_count));
-  show("n", "values", p.n, p.target, extra);
+  show("n", "values", p.n, p.target, note_.empty() ? std::string(extra) : extra + ("  " + note_));
 }
 
 void StatusLine::update_cells(std::uint64_t done, std::uint64_t total) {

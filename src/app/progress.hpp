@@ -22,6 +22,8 @@ class StatusLine {
   void update_cells(std::uint64_t done, std::uint64_t total);
   // Erases the line.
   void finish();
+  // A note shown at the end of the line from now on ("" for none), e.g. what the run waits for.
+  void set_note(std::string note) { note_ = std::move(note); }
 
  private:
   // Whether a new line is due now; starts the clock of the next.
@@ -31,6 +33,7 @@ class StatusLine {
 
   bool enabled_;
   bool shown_ = false;
+  std::string note_;
   std::chrono::steady_clock::time_point start_, last_;
 };
 

@@ -28,6 +28,7 @@
 #include "memory.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
+#include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/numbers.hpp"
 #include "sgx/period.hpp"
@@ -46,10 +47,10 @@ using namespace sgx;
 namespace fs = std::filesystem;
 
 constexpr const char* kTool = "run_octal";
-// Without --n: this many values, and more (doubling, up to --max-n) while a period is seen
-// but not yet proven.
+// Without --n: this many values first, then more (next_proof_target: doubling, or straight to
+// what a period seen needs) until the period is proven or --max-n is reached.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 20;
-constexpr const char* kDefaultMaxN = "2^30";
+constexpr const char* kDefaultMaxN = "2^24";
 // Five minutes: a killed run loses little, and writing costs little up to some 2^28 values (at
 // 2^30 a checkpoint takes about 40 s: such runs do better with a longer interval).
 constexpr const char* kDefaultCheckpointEvery = "300";
@@ -87,7 +88,8 @@ Examples:
   run_octal 0.007 --n 2^17 --engine sweep --out treblecross.h5
   run_octal 0.007 --n 2^18 --out treblecross.h5 --resume    continue that run to 2^18
   run_octal kayles --print=0:20      the first twenty values, one per line
-  run_octal 0.16                     without --n: 2^20 values, more until a seen period is proven
+  run_octal 0.137 --n 10000 --bfile b.txt    G(0..9999) as an OEIS b-file
+  run_octal 0.376 --max-n 2^25       without --n: until the period is proven (here at 2^23)
   run_octal wythoff --n 1024         Wythoff's table, rows' periods, results/wythoff.h5
   run_octal cut --print=2:10         the cutting game's table, rows and columns 2..9
 
@@ -136,6 +138,7 @@ struct Options {
   bool json = false;
   bool profile = false;
   bool quiet = false;
+  std::string bfile;  // --bfile, "" for none
   // Options that were given and only apply to heap games, e.g. "--engine".
   std::vector<std::string> heap_game_options;
 };
@@ -413,7 +416,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   po::options_description visible(kUsage);
   visible.add_options()
       ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30; for wythoff and cut, a, b < N")
-      ("max-n", po::value(&o.max_n_text), "without --n: stop looking for a proof here (default 2^30)")
+      ("max-n", po::value(&o.max_n_text), "without --n: compute until the period is proven, or this many values (default 2^24)")
       ("threads", po::value(&o.threads), "threads to use (default: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
@@ -428,6 +431,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("profile", po::bool_switch(&o.profile),
        "time every parallel task: report the run's work and span, and the speedup they allow on 2..128 threads")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
+      ("bfile", po::value(&o.bfile)->value_name("FILE"), "also write the values as an OEIS b-file (\"n G(n)\" lines, G(0) first)")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
   po::variables_map vm;
   std::vector<std::string> words;
@@ -435,10 +439,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
-  for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory"})
+  for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
+  if (!o.bfile.empty() && vm.count("memory"))
+    throw cli::UsageError("--bfile lists every value, and --memory may release some: choose one");
   return o;
 }
 
@@ -449,10 +455,11 @@ struct Outcome {
   PeriodResult period;      // of the values computed, when not stopped
 };
 
-// Computes to n; without --n, on while a period is seen that more values would prove.
+// Computes to n; without --n, on until the period is proven or max_n is reached (next_proof_target),
+// the status line saying what it waits for.
 // analysis_window: differences the period analysis may hold (kPeriodWindow, or less under --memory).
 Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                std::uint64_t analysis_window, const ProgressCallback& progress) {
+                std::uint64_t analysis_window, const ProgressCallback& progress, cli::StatusLine& status) {
   // False when the callback stopped the engine first.
   auto compute_to = [&](std::uint64_t target) {
     return engine.compute_to(target, progress) || engine.values().size() >= target;
@@ -468,9 +475,10 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
     return outcome;
   }
   outcome.period = analyze_period(engine.values(), rules, analysis_window);
-  while (!n_given && outcome.period.found && !outcome.period.proven && outcome.period.proof_needs_n > 0) {
-    const std::uint64_t next = std::max(2 * outcome.target, outcome.period.proof_needs_n);
-    if (next > max_n) break;
+  while (!n_given) {
+    const std::uint64_t next = next_proof_target(outcome.period, engine.values().size(), max_n);
+    if (next == 0) break;
+    status.set_note(proof_wait_text(outcome.period));
     outcome.target = next;
     outcome.stopped = !compute_to(next);
     if (outcome.stopped) return outcome;
@@ -486,7 +494,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
 void print_results(const Options& o, const RunReport& report, const Sequence& values) {
   if (!o.print.empty()) print_values(o.print, values, report.file);
   if (o.json)
-    std::cout << run_report_json(report) << "\n";
+    std::cout << json_text(run_report_json(report)) << "\n";
   else if (!o.quiet)
     std::cout << run_report_text(report);
   std::cout.flush();
@@ -579,7 +587,7 @@ int run_table(TableGame game, const Options& o) {
   report.peak_rss_bytes = peak_rss_bytes();
   if (!o.print.empty()) print_table(o.print, record.table);
   if (o.json)
-    std::cout << table_report_json(report) << "\n";
+    std::cout << json_text(table_report_json(report)) << "\n";
   else if (!o.quiet)
     std::cout << table_report_text(report);
   std::cout.flush();
@@ -595,8 +603,8 @@ int run(int argc, char** argv) {
 
   const Rules rules = parse_rules(o.game);
   const std::string game = rules.canonical();
-  std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : kDefaultN;
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
+  std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
   const double checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
   const double progress_every = parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
@@ -642,6 +650,7 @@ int run(int argc, char** argv) {
   } else {
     refuse_to_overwrite(path, game);
   }
+  if (!o.bfile.empty()) check_can_write(o.bfile);
 
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
@@ -674,7 +683,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress);
+    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress, status);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
@@ -700,6 +709,7 @@ int run(int argc, char** argv) {
   info.stats = run_stats(engine);
   info.period = outcome.period;
   saver.finish(info, values);
+  if (!o.bfile.empty()) write_bfile(o.bfile, game, values, std::string(kTool) + " " + kVersion);
 
   RunReport report;
   report.game = game;
@@ -710,6 +720,7 @@ int run(int argc, char** argv) {
   report.stats = info.stats;
   report.period = outcome.period;
   report.file = path;
+  report.bfile = o.bfile;
   report.peak_rss_bytes = peak_rss_bytes();
   if (o.profile) report.profile = engine.work_span();
   report.memory_limit_bytes = memory_limit;

@@ -6,12 +6,14 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "sgx/bfile.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "sgx/table2d.hpp"
+#include "sgx/version.hpp"
 
 namespace po = boost::program_options;
 
@@ -21,7 +23,7 @@ using namespace sgx;
 
 constexpr const char* kTool = "sg_period";
 
-const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table]
+const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table] [--bfile B]
 
 Analyses nim-sequences stored by run_octal: the eventual period and preperiod (and the saltus of
 arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
@@ -32,11 +34,15 @@ A two-dimensional table (run_octal wythoff, run_octal cut) gets the additive per
 instead, G(a, b + p) = G(a, b) + s for b >= b0, found as run_octal finds it (--table does not
 apply to tables).
 
+--bfile B also writes the stored values of one run as an OEIS b-file: a line "n G" per value n, G(0) first,
+after a comment header naming the game and the program (an unfinished run's values so far).
+
 Examples:
   sg_period results/0.137.h5
   sg_period results/0.137.h5 --json
   sg_period results/*.h5 --table      one row per game, in the columns published tables use
   sg_period results/wythoff.h5        the preperiod, period and saltus of every row
+  sg_period results/0.137.h5 --bfile b000000.txt    the values as an OEIS b-file
 
 Options)";
 
@@ -79,16 +85,17 @@ void print_text(const std::string& file, const RunRecord& record, const SparseSt
   }
 }
 
-std::string json_line(const std::string& file, const RunRecord& record, const SparseStats& stats,
-                      const PeriodResult& period) {
-  JsonWriter out;
-  out.begin_object().field("game", record.game).field("n", record.values.size());
-  out.field("complete", record.complete).field("target_n", record.target_n);
-  out.field("max_value", std::uint64_t{stats.max_value}).field("max_at", stats.max_at);
-  write_stats_json(out, stats);
-  write_period_json(out, period);
-  out.field("file", file).end_object();
-  return out.str();
+Json run_file_json(const std::string& file, const RunRecord& record, const SparseStats& stats,
+                   const PeriodResult& period) {
+  return {{"game", record.game},
+          {"n", record.values.size()},
+          {"complete", record.complete},
+          {"target_n", record.target_n},
+          {"max_value", stats.max_value},
+          {"max_at", stats.max_at},
+          {"stats", stats_json(stats)},
+          {"period", period_json(period)},
+          {"file", file}};
 }
 
 // The rows of a stored table, analysed again (as the values of a run are), so that the report
@@ -102,23 +109,29 @@ void print_table_file(const std::string& file, bool json) {
   report.max_value = record.table.max_value();
   report.rows = analyze_rows(record.table);
   report.file = file;
-  std::cout << (json ? table_report_json(report) + "\n" : table_report_text(report));
+  std::cout << (json ? json_text(table_report_json(report)) + "\n" : table_report_text(report));
 }
 
 int run(int argc, char** argv) {
   std::vector<std::string> files;
   bool json = false, table = false;
+  std::string bfile;
   po::options_description visible(kUsage);
   visible.add_options()("json", po::bool_switch(&json), "print one JSON object per file, one per line")(
-      "table", po::bool_switch(&table), "print one aligned table row per file");
+      "table", po::bool_switch(&table), "print one aligned table row per file")(
+      "bfile", po::value(&bfile)->value_name("B"), "also write the values of the (one) run as an OEIS b-file");
   po::variables_map vm;
   if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &files)) return cli::kExitOk;
   if (files.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
   if (json && table) throw cli::UsageError("--json and --table: choose one");
+  if (!bfile.empty() && files.size() != 1)
+    throw cli::UsageError("--bfile writes the values of one run: give one file, not " + std::to_string(files.size()));
 
   std::vector<TableRow> rows;
   for (const std::string& file : files) {
     if (read_file_kind(file) == FileKind::Table) {
+      if (!bfile.empty())
+        throw cli::UsageError("--bfile lists a sequence, and " + file + " holds a two-dimensional table");
       if (table) throw cli::UsageError("--table lists heap games, and " + file + " holds a two-dimensional table");
       if (!json && &file != &files.front()) std::cout << "\n";
       print_table_file(file, json);
@@ -129,10 +142,11 @@ int run(int argc, char** argv) {
     const Rules rules = parse_rules(record.game);
     const PeriodResult period = analyze_period(record.values, rules);
     const SparseStats stats = compute_stats(record.values);
+    if (!bfile.empty()) write_bfile(bfile, record.game, record.values, std::string(kTool) + " " + kVersion);
     if (table) {
       rows.push_back({record.game, record.values.size(), stats, period});
     } else if (json) {
-      std::cout << json_line(file, record, stats, period) << "\n";
+      std::cout << json_text(run_file_json(file, record, stats, period)) << "\n";
     } else {
       if (&file != &files.front()) std::cout << "\n";
       print_text(file, record, stats, period);

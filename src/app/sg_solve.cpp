@@ -90,36 +90,28 @@ void print_text(const SolveGame& game, const std::vector<Component>& position, c
 }
 
 // A code-game heap is a number; the parts of other games are arrays.
-void component_json(JsonWriter& json, const std::string& key, const SolveGame& game, const Component& c) {
-  if (game.kind == GameKind::Code) {
-    json.field(key, c[0]);
-    return;
-  }
-  json.begin_array(key);
-  for (std::uint64_t x : c) json.element(x);
-  json.end_array();
+Json component_json(const SolveGame& game, const Component& c) {
+  if (game.kind == GameKind::Code) return c[0];
+  return Json(c);
 }
 
-std::string json_text(const SolveGame& game, const std::vector<Component>& position, const Solution& solution,
-                      bool misere) {
-  JsonWriter json;
-  json.begin_object().field("game", game.name).field("misere", misere).begin_array("heaps");
-  for (const Component& c : position) component_json(json, "", game, c);
-  json.end_array();
-  if (solution.value)
-    json.field("value", *solution.value);
-  else
-    json.null_field("value");
-  json.field("outcome", solution.mover_wins ? "N" : "P").begin_array("winning_moves");
+Json solution_json(const SolveGame& game, const std::vector<Component>& position, const Solution& solution,
+                   bool misere) {
+  Json heaps = Json::array();
+  for (const Component& c : position) heaps.push_back(component_json(game, c));
+  Json moves = Json::array();
   for (const Move& move : solution.winning_moves) {
-    json.begin_object().field("heap_index", std::uint64_t{move.index + 1});
-    component_json(json, "from", game, move.from);
-    json.begin_array("to");
-    for (const Component& c : move.to) component_json(json, "", game, c);
-    json.end_array().end_object();
+    Json to = Json::array();
+    for (const Component& c : move.to) to.push_back(component_json(game, c));
+    moves.push_back({{"heap_index", move.index + 1}, {"from", component_json(game, move.from)}, {"to", std::move(to)}});
   }
-  json.end_array().field("count", std::uint64_t{solution.winning_moves.size()}).end_object();
-  return json.str();
+  return {{"game", game.name},
+          {"misere", misere},
+          {"heaps", std::move(heaps)},
+          {"value", solution.value ? Json(*solution.value) : Json(nullptr)},
+          {"outcome", solution.mover_wins ? "N" : "P"},
+          {"winning_moves", std::move(moves)},
+          {"count", solution.winning_moves.size()}};
 }
 
 // Boost would read "-3" as an unknown option; a negative heap deserves its own message.
@@ -173,7 +165,7 @@ int run(int argc, char** argv) {
     }
     const Solution solution = solve(game, position, options);
     if (json)
-      std::cout << json_text(game, position, solution, misere) << "\n";
+      std::cout << json_text(solution_json(game, position, solution, misere)) << "\n";
     else
       print_text(game, position, solution, misere);
   } catch (const SolveError& e) {

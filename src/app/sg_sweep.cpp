@@ -145,7 +145,7 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
   const cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
   const std::vector<SweepRow> rows = sweep(o, job, cluster);
   if (o.json) {
-    for (const SweepRow& row : rows) std::cout << to_json_line(row) << "\n";
+    for (const SweepRow& row : rows) std::cout << json_text(sweep_row_json(row)) << "\n";
   } else if (!o.quiet) {
     std::cout << markdown_table(rows);
   }
