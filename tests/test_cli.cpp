@@ -329,7 +329,7 @@ TEST_F(CliTest, SgSweepTablesEveryTwoDigitOctalGame) {
   const auto csv = lines(read_file(path("t.csv")));
   ASSERT_EQ(csv.size(), 65u);
   EXPECT_EQ(csv[0].rfind("game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,", 0), 0u);
-  // Rows in pattern order; the values MATH.md lists: Kayles, Dawson's Kayles, Guiles.
+  // Rows in pattern order; the values docs/THEORY.md section 6 lists: Kayles, Dawson's Kayles, Guiles.
   EXPECT_EQ(csv[1].rfind("0.00,4096,1,0,0,true,subtraction-window,0,0,0x0,4096,4095,0.0,", 0), 0u) << csv[1];
   EXPECT_EQ(csv[8].rfind("0.07,4096,34,53,0,true,guy-smith,9,86,", 0), 0u) << csv[8];
   EXPECT_EQ(csv[14].rfind("0.15,4096,10,1,0,true,guy-smith,", 0), 0u) << csv[14];

@@ -41,7 +41,7 @@ void compositions(std::uint64_t total, unsigned parts, Heaps& prefix, const std:
   }
 }
 
-// The options of one heap straight from the definition of a code (MATH.md section 2): remove k,
+// The options of one heap straight from the definition of a code (docs/THEORY.md section 2): remove k,
 // and leave j non-empty heaps (j = 0..3) when bit 2^j of digit k is set, the parts pairwise
 // unequal under '!'. Written apart from the library's enumeration on purpose.
 std::set<Heaps> brute_options(const Rules& rules, std::uint64_t heap) {

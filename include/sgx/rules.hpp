@@ -2,7 +2,7 @@
 // Heap games written as codes: parsing, canonical form, and the move rules the engine needs.
 //
 // A code d0.d1d2d3... says for each take k what removing k tokens from one heap may leave
-// (MATH.md section 2). Digit bits: 1 = nothing, 2 = one heap, 4 = two heaps, 8 = three heaps.
+// (docs/THEORY.md section 2). Digit bits: 1 = nothing, 2 = one heap, 4 = two heaps, 8 = three heaps.
 // Accepted text:
 //   0.137  .07  0.F7  4.07  8.0     octal / hexadecimal digits, d0 in {0, 4, 8, C}
 //   4!.0   0.4!4                    '!' after a digit: that take's split parts must be pairwise unequal
@@ -61,7 +61,7 @@ class Rules {
   const std::vector<Digit>& tail_digits() const { return tail_; }
   bool has_tail() const { return !tail_.empty(); }
 
-  // Largest take with a non-zero digit (t in MATH.md); only meaningful without a tail.
+  // Largest take with a non-zero digit (t in docs/THEORY.md); only meaningful without a tail.
   std::uint64_t largest_take() const { return finite_.size() - 1; }
   // Most heaps one move can leave: 1 for no splits, 2 for octal splits, 3 with bit 8.
   unsigned max_heaps_left() const;
