@@ -88,6 +88,11 @@ class Rules {
 // Parses a code, a subtraction set or a name. Throws ParseError on anything malformed.
 Rules parse_rules(std::string_view text);
 
+// The value of a code digit (0-9, a-f, A-F), or -1 for any other character; and the character
+// the canonical form writes for a value 0-15. Other readers of digits (sweep patterns) use these.
+int code_digit_value(char c);
+char code_digit_char(unsigned value);
+
 // The names parse_rules accepts, with the code each stands for.
 struct NamedGame {
   const char* name;

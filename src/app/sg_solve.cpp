@@ -63,7 +63,7 @@ Examples:
 
 Options)";
 
-const char* kind_word(const SolveGame& game) {
+const char* kind_word(const Game& game) {
   switch (game.kind) {
     case GameKind::Wythoff:
       return "pair";
@@ -74,7 +74,7 @@ const char* kind_word(const SolveGame& game) {
   }
 }
 
-std::string left_text(const SolveGame& game, const Move& move) {
+std::string left_text(const Game& game, const Move& move) {
   if (move.to.empty()) return "0";
   std::string text;
   for (const Component& c : move.to) {
@@ -88,7 +88,7 @@ std::string outcome_text(const Solution& solution) {
   return solution.mover_wins ? "N: the player to move wins" : "P: the player to move loses";
 }
 
-void print_text(const SolveGame& game, const std::vector<Component>& position, const Solution& solution, bool misere) {
+void print_text(const Game& game, const std::vector<Component>& position, const Solution& solution, bool misere) {
   std::cout << "game      " << game.name;
   if (!game.description.empty()) std::cout << " (" << game.description << ")";
   std::cout << "\nposition ";
@@ -115,7 +115,7 @@ void print_text(const SolveGame& game, const std::vector<Component>& position, c
 }
 
 // A code-game heap is a number; the parts of other games are arrays.
-void component_json(JsonWriter& json, const std::string& key, const SolveGame& game, const Component& c) {
+void component_json(JsonWriter& json, const std::string& key, const Game& game, const Component& c) {
   if (game.kind == GameKind::Code) {
     json.field(key, c[0]);
     return;
@@ -125,7 +125,7 @@ void component_json(JsonWriter& json, const std::string& key, const SolveGame& g
   json.end_array();
 }
 
-std::string json_text(const SolveGame& game, const std::vector<Component>& position, const Solution& solution,
+std::string json_text(const Game& game, const std::vector<Component>& position, const Solution& solution,
                       bool misere) {
   JsonWriter json;
   json.begin_object().field("game", game.name).field("misere", misere).begin_array("heaps");
@@ -173,7 +173,7 @@ int run(int argc, char** argv) {
     throw cli::UsageError(std::string("no position given: e.g. sg_solve ").append(words[0]).append(" 3 4 5"));
 
   try {
-    const SolveGame game = parse_solve_game(words[0]);
+    const Game game = parse_game(words[0]);
     const std::vector<Component> position = parse_position(game, {words.begin() + 1, words.end()});
     SolveOptions options;
     options.misere = misere;
