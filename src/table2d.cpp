@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sgx/period.hpp"
+#include "tuning.hpp"
 
 // How the table is computed.
 //
@@ -42,7 +43,7 @@ namespace sgx {
 
 namespace {
 
-constexpr std::uint64_t kTile = 32;
+constexpr std::uint64_t kTile = tuning::kTableTile;
 
 int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
