@@ -3,7 +3,7 @@
 #
 #   bash scripts/setup.sh run     install what is missing, build (Release), run a sample computation
 #   bash scripts/setup.sh test    install (plot packages too), build with -Werror, run the tests, the MPI
-#                                 sweep test, then ASan+UBSan
+#                                 sweep test, the tests in Debug (asserts on), then ASan+UBSan
 #   bash scripts/setup.sh deps    only install the Debian packages
 #   bash scripts/setup.sh plots   only install the Python packages the plot scripts use
 #
@@ -129,6 +129,10 @@ cmake --build build-mpi --parallel "$(nproc)" --target sg_sweep
 step "test build-mpi (MPI only)"
 ctest --test-dir build-mpi -R Mpi --output-on-failure --no-tests=error
 
+# Debug: the asserts on the invariants the kernels and the store rely on, and the standard
+# library's bounds checks, which Release builds leave out. Only the tests: no benchmarks, no MPI.
+configure_and_build build-debug -DCMAKE_BUILD_TYPE=Debug -DSGX_WERROR=ON -DSGX_BUILD_BENCH=OFF -DSGX_WITH_MPI=OFF
+run_tests build-debug
 configure_and_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSGX_SANITIZE=ON -DSGX_WERROR=ON -DSGX_BUILD_BENCH=OFF
 # SGX_SANITIZED tells tests they run slowly under the sanitizers, so they may use smaller sizes.
