@@ -189,7 +189,7 @@ struct PySolution {
   bool misere = false;
 };
 
-py::object component_object(const sgx::SolveGame& game, const sgx::Component& component) {
+py::object component_object(const sgx::Game& game, const sgx::Component& component) {
   if (game.kind == sgx::GameKind::Code) return py::int_(component.at(0));
   return py::tuple(py::cast(component));
 }
@@ -197,7 +197,7 @@ py::object component_object(const sgx::SolveGame& game, const sgx::Component& co
 // The position's parts as sg_solve's words, so that parse_position checks them as it checks the
 // command line: a heap 3 is "3"; a Wythoff pair (4, 7) two words; a sheet (4, 7) "4x7"; a
 // Fibonacci state (18, 4) "18/4". Strings are taken as they are.
-std::vector<std::string> position_words(const sgx::SolveGame& game, const py::iterable& heaps) {
+std::vector<std::string> position_words(const sgx::Game& game, const py::iterable& heaps) {
   std::vector<std::string> words;
   for (const py::handle item : heaps) {
     if (py::isinstance<py::str>(item)) {
@@ -224,7 +224,7 @@ std::vector<std::string> position_words(const sgx::SolveGame& game, const py::it
 }
 
 PySolution solve(const std::string& game_text, const py::iterable& heaps, bool misere) {
-  const sgx::SolveGame game = sgx::parse_solve_game(game_text);
+  const sgx::Game game = sgx::parse_game(game_text);
   const std::vector<sgx::Component> position = sgx::parse_position(game, position_words(game, heaps));
   sgx::SolveOptions options;
   options.misere = misere;

@@ -1,4 +1,4 @@
-// The rare-value ("sparse space") kernel, MATH.md section 4.
+// The rare-value ("sparse space") kernel, docs/THEORY.md section 4.
 //
 // With a mask m, a value is rare when popcount(v & m) is even. A two-heap split option is common
 // only when exactly one part is rare, so pairing every rare position r with its partner lists

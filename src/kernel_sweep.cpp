@@ -62,8 +62,8 @@ class SweepKernel final : public Kernel {
     return rev;
   }
 
-  // Games with more two-heap splits than this mark every pair.
-  static constexpr int kMaxSplits = 8;
+  // Games with more two-heap splits than this mark every pair (tuning.hpp).
+  static constexpr int kMaxSplits = tuning::kSweepLookupMaxSplits;
 
   // Marks G(a) ^ G(m - a) for a in [lo, hi] (both parts known).
   template <class T>

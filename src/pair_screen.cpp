@@ -11,6 +11,8 @@
 #endif
 
 #include <algorithm>
+#include <cassert>
+#include <functional>
 #include <stdexcept>
 
 #include "tuning.hpp"
@@ -146,6 +148,11 @@ __attribute__((target("avx512f,avx512bw"))) void screen(const T* g, std::uint64_
                                                          const Value* rare_values, std::uint64_t count,
                                                          bool unequal_parts, std::uint64_t heaps,
                                                          const ScreenCandidates<T>& candidates, std::uint64_t* hits) {
+  // A bit per heap in the hit masks; rare positions increasing (skipping_range searches them) and
+  // below m_lo, so that every partner m_lo + j - rare[i] is a non-empty heap.
+  assert(heaps >= 1 && heaps <= kScreenHeaps);
+  assert(std::adjacent_find(rare, rare + count, std::greater_equal<>()) == rare + count);
+  assert(count == 0 || rare[count - 1] < m_lo);
   const std::uint64_t lanes = lanes_of(heaps);
   std::uint64_t found[kScreenSlots] = {};
   if (heaps < kScreenHeaps) {

@@ -10,18 +10,14 @@
 #include <cstdint>
 
 #include "sgx/sequence.hpp"
+#include "tuning.hpp"
 
 namespace sgx {
 
-// Heaps screened at once, and candidate values per heap. 12 candidates keep every running minimum
-// and candidate in a vector register (16 took 2 candidates from memory each pair) and, with the
-// adaptive count of pairs marked first, fall back to marking about as often (7% of the heaps of
-// Grundy's game and 0.6 to 2^22, against 6% and 10% with 16): best of 4 or 5
-// alternating runs against 16, one thread to 2^21, Grundy's game 1.28 -> 1.26 s and 0.6 1.81 ->
-// 1.64 s; two threads to 2^24, 7.03 -> 6.73 s and 8.52 -> 8.03 s. 8, 10 and 24 were slower, 14
-// no faster.
+// Heaps screened at once: one bit each in the 64-bit hit masks below, one lane each of a vector
+// of 64 bytes. Candidate values per heap: tuning::kScreenSlots (tuning.hpp says why 12).
 inline constexpr int kScreenHeaps = 64;
-inline constexpr int kScreenSlots = 12;
+inline constexpr int kScreenSlots = tuning::kScreenSlots;
 
 // Each heap's candidates: candidates[k][j] is heap j's candidate k (unused slots repeat one).
 template <class T>

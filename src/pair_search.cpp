@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <type_traits>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -504,6 +505,9 @@ std::uint64_t take_vectors(const Pairs& pairs, std::uint64_t from, std::uint64_t
 
 template <class T>
 std::uint32_t find(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, const T* values, int count) {
+  // The answer has a bit per wanted value, and every pair's second part lies at or past its first.
+  assert(count >= 0 && count <= kSearchedValues);
+  assert(from > to || (to <= m && to <= m - to));
   Wanted<T> wanted(values, count);
 #ifdef SGX_HAVE_X86_PATHS
   if constexpr (sizeof(T) <= 2) {
@@ -550,6 +554,7 @@ bool take_looked_up(const Pairs& pairs, std::uint64_t from, std::uint64_t to, Va
 template <class T>
 std::uint64_t take(const T* g, std::uint64_t m, std::uint64_t from, std::uint64_t to, ValueSet& wanted,
                    ValueSet& found, std::uint64_t left) {
+  assert(from > to || (to <= m && to <= m - to));
   if (take_looked_up<T>(MirroredPairs<T>{g, m}, from, to, wanted, found, left)) return left;
   T batch[kSearchedValues];
   Value next = 0;  // batches go through the wanted values in increasing order

@@ -11,12 +11,14 @@
 
 #include <cstdint>
 
+#include "tuning.hpp"
 #include "value_set.hpp"
 
 namespace sgx {
 
-// At most this many wanted values are searched for at once.
-inline constexpr int kSearchedValues = 16;
+// At most this many wanted values are searched for at once (tuning.hpp).
+inline constexpr int kSearchedValues = tuning::kSearchedValues;
+static_assert(kSearchedValues <= 32, "find_pair_values answers in the bits of 32-bit words");
 
 // Which of wanted[0..count-1] (count <= kSearchedValues, distinct) occur as G(x) ^ G(m - x) for
 // some x in [from, to]: bit i of the result is set when wanted[i] does. Requires to <= m - to.

@@ -59,7 +59,7 @@ ProofPlan plan_for(const Rules& rules) {
   return plan;
 }
 
-// Values needed to prove period p from n0 (MATH.md section 3), derived for k heaps:
+// Values needed to prove period p from n0 (docs/THEORY.md section 3), derived for k heaps:
 // if G(n+p) = G(n) for n0 <= n < k n0 + (k-1) p + t, then for n >= k n0 + (k-1) p + t every option
 // of n + p (take j <= t, split n + p - j >= k n0 + k p into at most k parts) has a largest part
 // b >= n0 + p, and replacing b by b - p gives the options of n one for one, so G(n+p) = G(n) by

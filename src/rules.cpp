@@ -18,15 +18,6 @@ std::string describe_char(char c) {
   return "character code " + std::to_string(static_cast<unsigned char>(c));
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-char hex_char(unsigned v) { return "0123456789ABCDEF"[v & 15]; }
-
 // Shortest block whose repetition gives the tail.
 std::vector<Digit> primitive_root(const std::vector<Digit>& tail) {
   const std::size_t n = tail.size();
@@ -89,7 +80,7 @@ class Parser {
   // Reads a hexadecimal digit and an optional '!' at pos_.
   Digit read_digit(const char* where) {
     char c = text_[pos_];
-    int v = hex_value(c);
+    int v = code_digit_value(c);
     if (v < 0) fail(pos_, describe_char(c) + " is not a hexadecimal digit (0-9, A-F) " + where);
     Digit d{static_cast<std::uint8_t>(v), false};
     ++pos_;
@@ -204,7 +195,7 @@ std::optional<std::vector<std::uint64_t>> Rules::subtraction_set() const {
 
 std::string Rules::canonical() const {
   auto put = [](std::string& out, const Digit& d) {
-    out += hex_char(d.bits);
+    out += code_digit_char(d.bits);
     if (d.unequal) out += '!';
   };
   std::string out;
@@ -222,6 +213,15 @@ std::string Rules::canonical() const {
 }
 
 Rules parse_rules(std::string_view text) { return Parser(text).parse(); }
+
+int code_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+char code_digit_char(unsigned value) { return "0123456789ABCDEF"[value & 15]; }
 
 const std::vector<NamedGame>& named_games() {
   static const std::vector<NamedGame> games = {

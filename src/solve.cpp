@@ -3,7 +3,6 @@
 #include "sgx/solve.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "sgx/classic.hpp"
 #include "sgx/engine.hpp"
@@ -20,8 +19,6 @@ constexpr std::uint64_t kMaxComputedHeap = std::uint64_t{1} << 20;
 constexpr std::uint64_t kMaxComputedHeapWithTail = std::uint64_t{1} << 12;
 // Options examined for one heap when listing winning moves (three-heap splits grow as h^2).
 constexpr std::uint64_t kMaxOptionsPerHeap = std::uint64_t{1} << 27;
-// bash:M is built as a code with M + 1 digits.
-constexpr std::uint64_t kMaxBashTake = std::uint64_t{1} << 20;
 // Value tables of the classic games cost about side^3 steps.
 constexpr std::uint64_t kMaxWythoffTable = 300;
 constexpr std::uint64_t kMaxFibonacciTable = 500;
@@ -35,13 +32,6 @@ struct ComponentRules {
   // Calls visit with every option of the component (what it leaves) whose value is target.
   std::function<void(const Component&, std::uint64_t target, const OptionVisit&)> options_of_value;
 };
-
-std::string lower_case(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
 
 // The pieces of a message joined, numbers in decimal. Built with append: GCC 12 warns falsely
 // (-Wrestrict) on chains of "literal" + string.
@@ -85,7 +75,7 @@ Component parse_fibonacci_heap(const std::string& word) {
 }
 
 Component parse_sheet(const std::string& word) {
-  const auto x = lower_case(word).find('x');
+  const auto x = word.find_first_of("xX");
   if (x == std::string::npos) throw SolveError(concat("sheet '", word, "' is not written ROWSxCOLUMNS, such as 4x7"));
   const std::uint64_t rows = parse_heap(word.substr(0, x)), columns = parse_heap(word.substr(x + 1));
   if (rows < 2 || columns < 2)
@@ -109,7 +99,7 @@ std::uint64_t max_heap(const std::vector<Component>& position) {
   return largest;
 }
 
-HeapValues heap_values(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options,
+HeapValues heap_values(const Game& game, const std::vector<Component>& position, const SolveOptions& options,
                        Sequence& computed) {
   const std::uint64_t largest = max_heap(position);
   if (options.stored_values) {
@@ -150,7 +140,7 @@ std::uint64_t count_options(const Rules& rules, std::uint64_t heap, std::uint64_
   return count;
 }
 
-ComponentRules code_rules(const SolveGame& game, const HeapValues& values) {
+ComponentRules code_rules(const Game& game, const HeapValues& values) {
   ComponentRules rules;
   rules.value = [&values](const Component& c) { return values.of(c[0]); };
   if (game.nim) {
@@ -197,7 +187,7 @@ Solution solve_sum(const std::vector<Component>& position, const ComponentRules&
   return solution;
 }
 
-Solution solve_code(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options) {
+Solution solve_code(const Game& game, const std::vector<Component>& position, const SolveOptions& options) {
   Sequence computed;
   const HeapValues values = heap_values(game, position, options, computed);
   Solution solution = solve_sum(position, code_rules(game, values));
@@ -234,7 +224,7 @@ Solution solve_whole(const std::vector<Component>& position, Value value, Candid
   return solution;
 }
 
-Solution solve_misere_code(const SolveGame& game, const std::vector<Component>& position) {
+Solution solve_misere_code(const Game& game, const std::vector<Component>& position) {
   if (game.nim) {
     std::uint64_t nim_sum = 0;
     for (const Component& c : position) nim_sum ^= c[0];
@@ -351,45 +341,7 @@ Solution solve_cut(const std::vector<Component>& position) {
 
 }  // namespace
 
-SolveGame parse_solve_game(std::string_view text) {
-  const std::string lower = lower_case(text);
-  SolveGame game;
-  if (lower.rfind("bash:", 0) == 0) {
-    try {
-      game.bash_take = parse_count(lower.substr(5), kMaxBashTake);
-    } catch (const NumberError& e) {
-      throw SolveError(concat("bash:M takes M, the most one move may take: ", e.what()));
-    }
-    std::vector<Digit> digits(game.bash_take + 1, Digit{3, false});
-    digits[0] = Digit{};
-    game.rules = Rules(digits, {});
-    game.name = concat("bash:", game.bash_take);
-    game.description = concat("take 1 to ", game.bash_take, " from a heap");
-    if (game.bash_take <= 8) game.description.append(concat(", the code ", game.rules->canonical()));
-    return game;
-  }
-  if (lower == "wythoff") {
-    game.kind = GameKind::Wythoff;
-    game.description = "take any number from one heap of a pair, or the same number from both";
-  } else if (lower == "fibonacci") {
-    game.kind = GameKind::Fibonacci;
-    game.description = "the first move may not take the whole heap, then at most twice the last take";
-  } else if (lower == "cut") {
-    game.kind = GameKind::Cut;
-    game.description = "cut a sheet in two along a grid line; whoever first cuts out a 1 x 1 piece wins";
-  } else {
-    game.rules = parse_rules(text);
-    game.name = game.rules->canonical();
-    game.nim = game.name == "0.[3]";
-    for (const auto& named : named_games())
-      if (lower == named.name) game.description = named.name;
-    return game;
-  }
-  game.name = lower;
-  return game;
-}
-
-std::vector<Component> parse_position(const SolveGame& game, const std::vector<std::string>& words) {
+std::vector<Component> parse_position(const Game& game, const std::vector<std::string>& words) {
   if (words.empty()) throw SolveError("no position given: name at least one heap");
   std::vector<Component> position;
   switch (game.kind) {
@@ -413,7 +365,7 @@ std::vector<Component> parse_position(const SolveGame& game, const std::vector<s
   return position;
 }
 
-std::string component_text(const SolveGame& game, const Component& c) {
+std::string component_text(const Game& game, const Component& c) {
   switch (game.kind) {
     case GameKind::Code:
       return std::to_string(c[0]);
@@ -429,7 +381,7 @@ std::string component_text(const SolveGame& game, const Component& c) {
   return {};
 }
 
-std::string move_text(const SolveGame& game, const Move& move) {
+std::string move_text(const Game& game, const Move& move) {
   const char* kind = game.kind == GameKind::Wythoff ? "pair" : game.kind == GameKind::Cut ? "sheet" : "heap";
   std::string left;
   for (const Component& c : move.to) left.append(left.empty() ? "" : " + ").append(component_text(game, c));
@@ -440,7 +392,7 @@ std::string move_text(const SolveGame& game, const Move& move) {
   return text;
 }
 
-Solution solve(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options) {
+Solution solve(const Game& game, const std::vector<Component>& position, const SolveOptions& options) {
   if (position.empty()) throw SolveError("no position given: name at least one heap");
   if (options.stored_values && game.kind != GameKind::Code)
     throw SolveError(concat("--from holds the heap values of a code game, not of ", game.name));

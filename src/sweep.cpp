@@ -8,6 +8,7 @@
 #include <map>
 
 #include "sgx/engine.hpp"
+#include "sgx/games.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
@@ -31,24 +32,17 @@ struct Slot {
   throw SweepInputError(message);
 }
 
-int digit_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 // The class starting at pattern[open] == '['. Digits come out sorted, each once, so that a class
 // never lists a game twice. Sets end to the index of the closing ']'.
 std::string parse_class(std::string_view pattern, std::size_t open, std::size_t& end) {
   std::vector<bool> chosen(16, false);
   std::size_t i = open + 1;
   for (; i < pattern.size() && pattern[i] != ']'; ++i) {
-    const int from = digit_value(pattern[i]);
+    const int from = code_digit_value(pattern[i]);
     if (from < 0) pattern_error(pattern, i, std::string("'") + pattern[i] + "' in a [class]: use digits and ranges like 0-3");
     int to = from;
     if (i + 2 < pattern.size() && pattern[i + 1] == '-') {
-      to = digit_value(pattern[i + 2]);
+      to = code_digit_value(pattern[i + 2]);
       if (to < 0) pattern_error(pattern, i + 2, "a range ends with a digit, as in 0-3");
       if (to < from) pattern_error(pattern, i, "empty range: write the smaller digit first, as in 0-3");
       i += 2;
@@ -60,7 +54,7 @@ std::string parse_class(std::string_view pattern, std::size_t open, std::size_t&
   end = i;
   std::string choices;
   for (std::size_t d = 0; d < chosen.size(); ++d)
-    if (chosen[d]) choices += "0123456789ABCDEF"[d];
+    if (chosen[d]) choices += code_digit_char(static_cast<unsigned>(d));
   return choices;
 }
 
@@ -150,7 +144,7 @@ std::vector<std::string> read_game_list(std::istream& in, const std::string& sou
     if (game.empty()) continue;
     const std::string where = source + " line " + std::to_string(line_number) + ": ";
     try {
-      parse_rules(game);
+      parse_heap_game(game);
     } catch (const ParseError& e) {
       throw SweepInputError(where + e.what());
     }
@@ -238,7 +232,7 @@ SweepRow make_row(const std::string& game, const Sequence& values, const PeriodR
 
 SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  const Rules rules = parse_rules(game);
+  const Rules rules = parse_heap_game(game);
   Engine engine(rules, EngineOptions{KernelKind::Auto, settings.threads, true});
   std::uint64_t target = settings.until_proven ? std::min(settings.start, settings.cap) : settings.n;
   PeriodResult period;
@@ -263,14 +257,14 @@ bool row_fits_settings(const SweepRow& row, const SweepSettings& settings) {
 }
 
 std::string canonical_equivalent(const std::string& game) {
-  const std::string canonical = parse_rules(game).canonical();
+  const std::string canonical = parse_heap_game(game).canonical();
   return canonical == game ? std::string() : canonical;
 }
 
 void mark_equivalent_games(std::vector<SweepRow>& rows) {
   std::map<std::string, std::string> first_with_hash;  // sequence_hash -> canonical code
   for (SweepRow& row : rows) {
-    const std::string canonical = parse_rules(row.game).canonical();
+    const std::string canonical = parse_heap_game(row.game).canonical();
     auto [first, added] = first_with_hash.emplace(row.sequence_hash, canonical);
     if (canonical != row.game)
       row.equivalent_to = canonical;

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <limits>
 
 #include "sgx/period.hpp"
+#include "tuning.hpp"
 
 // How the table is computed.
 //
@@ -43,7 +43,7 @@ namespace sgx {
 
 namespace {
 
-constexpr std::uint64_t kTile = 32;
+constexpr std::uint64_t kTile = tuning::kTableTile;
 
 int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
@@ -187,15 +187,20 @@ Sequence narrowest(Sequence cells) {
 
 }  // namespace
 
-std::optional<TableGame> parse_table_game(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "wythoff") return TableGame::Wythoff;
-  if (lower == "cut") return TableGame::Cut;
+std::optional<TableGame> table_game_of(GameKind kind) {
+  if (kind == GameKind::Wythoff) return TableGame::Wythoff;
+  if (kind == GameKind::Cut) return TableGame::Cut;
   return std::nullopt;
 }
 
-const char* table_game_name(TableGame game) { return game == TableGame::Wythoff ? "wythoff" : "cut"; }
+std::optional<TableGame> parse_table_game(std::string_view text) {
+  const std::optional<GameKind> kind = classic_game_kind(text);
+  return kind ? table_game_of(*kind) : std::nullopt;
+}
+
+const char* table_game_name(TableGame game) {
+  return game_kind_name(game == TableGame::Wythoff ? GameKind::Wythoff : GameKind::Cut);
+}
 
 std::uint64_t table_origin(TableGame game) { return game == TableGame::Wythoff ? 0 : 2; }
 

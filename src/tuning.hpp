@@ -1,5 +1,6 @@
 #pragma once
-// Every tuning constant of the kernels in one place. None of them affects results, only speed.
+// Every tuning constant of the kernels and the tables in one place. None of them affects results,
+// only speed.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,14 @@ inline constexpr std::ptrdiff_t kScreenMinPairs = 64;
 inline constexpr std::uint64_t kScreenRemarkHigh = 8;
 inline constexpr std::uint64_t kScreenRemarkLow = 64;
 inline constexpr std::uint64_t kScreenReviewHeaps = 4096;
+// Candidate values per heap when the sparse kernel screens rare pairs (pair_screen.hpp): each
+// heap's least common values not yet seen. 12 candidates keep every running minimum and
+// candidate in a vector register (16 took 2 candidates from memory each pair) and, with the
+// adaptive count of pairs marked first, fall back to marking about as often (7% of the heaps of
+// Grundy's game and 0.6 to 2^22, against 6% and 10% with 16): best of 4 or 5 alternating runs
+// against 16, one thread to 2^21, Grundy's game 1.28 -> 1.26 s and 0.6 1.81 -> 1.64 s; two
+// threads to 2^24, 7.03 -> 6.73 s and 8.52 -> 8.03 s. 8, 10 and 24 were slower, 14 no faster.
+inline constexpr int kScreenSlots = 12;
 // Parallelise a sparse block only when it has at least this many pairs to enumerate.
 inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // Before each heap's scan, the sparse kernel marks its probe pairs (a, m - a) for a group of
@@ -51,6 +60,12 @@ inline constexpr std::uint64_t kSparseScanChunk = 64;
 // The scan's lookups (once few values are missing) start with chunks of kSparseSearchChunks times
 // the marked chunk, doubling.
 inline constexpr std::uint64_t kSparseSearchChunks = 16;
+// Where pairs are compared with the wanted values rather than looked up (AVX2, portable, and
+// AVX-512 for values too wide for its lookup; pair_search.hpp), at most this many are compared at
+// once: fewer take 2, 4 or 8 vector compares per vector of pairs, this many 16, and more go in
+// batches of this many. The sparse kernel's scan also marks whole chunks of pairs while more than
+// this many values are missing. Not measured against other counts.
+inline constexpr int kSearchedValues = 16;
 // Re-choose the rare mask when the rare list has grown by this factor since the last choice.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
 
@@ -77,6 +92,10 @@ inline constexpr std::uint64_t kSweepLeastRank = 8;
 inline constexpr std::uint64_t kSweepTwiceHigh = 16;
 inline constexpr std::uint64_t kSweepTwiceLow = 64;
 inline constexpr std::uint64_t kSweepReviewHeaps = 4096;
+// The sweep looks pairs up only for games with at most this many two-heap splits, whose ranges of
+// pairs a heap keeps in a fixed array; a game with more marks every pair. Every code of up to
+// eight split digits fits; not measured, since no game the project studies has more.
+inline constexpr int kSweepLookupMaxSplits = 8;
 // Below this heap size the sweep kernel runs single-threaded.
 inline constexpr std::uint64_t kSweepParallelMinHeap = 4096;
 
@@ -108,5 +127,12 @@ inline constexpr std::uint64_t kEngineStep = 1u << 16;
 inline constexpr double kEngineStepSeconds = 0.2;
 inline constexpr std::uint64_t kEngineMinStep = 64;
 inline constexpr std::uint64_t kEngineFirstStep = 1u << 10;
+
+// The two-dimensional tables (table2d.cpp) run in tiles of kTableTile x kTableTile cells, the tiles
+// of one anti-diagonal in parallel: a wave of single cells is a few microseconds of work, about
+// what a barrier costs with sleeping OpenMP waits, while a tile of 32 x 32 cells is some 1000
+// cells of work per barrier and still gives a table of 1024 waves of up to 16 tiles for the
+// threads. Not measured against other sizes.
+inline constexpr std::uint64_t kTableTile = 32;
 
 }  // namespace sgx::tuning

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -41,9 +42,19 @@ class ValueSet {
   void reset(std::uint64_t bound) { words_.assign(bound / 64 + 1, 0); }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
 
-  void insert(Value v) { words_[v >> 6] |= std::uint64_t{1} << (v & 63); }
-  bool contains(Value v) const { return (words_[v >> 6] >> (v & 63)) & 1; }
-  void erase(Value v) { words_[v >> 6] &= ~(std::uint64_t{1} << (v & 63)); }
+  // Every value must lie within the bound the set was made for (checked in Debug builds).
+  void insert(Value v) {
+    assert(v / 64 < words_.size());
+    words_[v >> 6] |= std::uint64_t{1} << (v & 63);
+  }
+  bool contains(Value v) const {
+    assert(v / 64 < words_.size());
+    return (words_[v >> 6] >> (v & 63)) & 1;
+  }
+  void erase(Value v) {
+    assert(v / 64 < words_.size());
+    words_[v >> 6] &= ~(std::uint64_t{1} << (v & 63));
+  }
 
   // The least value not in the set (the mex).
   Value first_missing() const {
@@ -175,9 +186,13 @@ class ValueMarks {
   void reset(std::uint64_t bound) { bytes_.assign(bytes_for(bound), 0); }
   bool holds(std::uint64_t bound) const { return bytes_.size() > bound; }
 
-  void insert(Value v) { bytes_[v] = 1; }
+  void insert(Value v) {
+    assert(v < bytes_.size());
+    bytes_[v] = 1;
+  }
   // insert(), saying whether v is new.
   bool insert_new(Value v) {
+    assert(v < bytes_.size());
     const bool fresh = bytes_[v] == 0;
     bytes_[v] = 1;
     return fresh;
@@ -197,8 +212,11 @@ class ValueMarks {
 
   // The same for marks kept elsewhere: count bytes (a multiple of 64), each 0 or 1.
   static void move_marks_into(std::uint8_t* marks, std::size_t count, ValueSet& set) {
+    assert(count % 64 == 0);
     std::uint64_t* words = set.data();
     const std::size_t word_count = std::min(count / 64, set.word_count());
+    // The marks may hold more values than the set, but none may be marked there: it would be lost.
+    assert(std::all_of(marks + word_count * 64, marks + count, [](std::uint8_t mark) { return mark == 0; }));
     for (std::size_t w = 0; w < word_count; ++w) {
       std::uint64_t bits = 0;
 #ifdef __SSE2__

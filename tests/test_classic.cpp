@@ -116,7 +116,7 @@ TEST(Wythoff, SumsAgainstBruteForceOfTheWholeSum) {
     for (const auto& [x, y] : wythoff_moves(h[2], h[3])) seen.insert(value({h[0], h[1], x, y}));
     return memo[h] = mex(seen);
   };
-  const SolveGame game = parse_solve_game("wythoff");
+  const Game game = parse_game("wythoff");
   const std::uint64_t side = under_sanitizer() ? 4 : 5;
   for (std::uint64_t a = 0; a <= side; ++a)
     for (std::uint64_t b = 0; b <= side; ++b)
@@ -136,7 +136,7 @@ TEST(Wythoff, SumsAgainstBruteForceOfTheWholeSum) {
 }
 
 TEST(Wythoff, OneLargeGameIsSolvedWithoutItsValue) {
-  const SolveGame game = parse_solve_game("wythoff");
+  const Game game = parse_game("wythoff");
   const Solution solution = solve(game, {{1000000, 2000000}}, {});
   EXPECT_FALSE(solution.value.has_value());
   EXPECT_TRUE(solution.mover_wins);
@@ -213,7 +213,7 @@ TEST(FibonacciNim, EveryStateAgainstBruteForce) {
 }
 
 TEST(FibonacciNim, SolveListsTheWinningTakes) {
-  const SolveGame game = parse_solve_game("fibonacci");
+  const Game game = parse_game("fibonacci");
   FibonacciBrute brute;
   // Within the table (value shown) and beyond it (Zeckendorf alone), one game.
   for (std::uint64_t n : {1u, 2u, 17u, 20u, 55u, 100u, 600u, 1000u, 4181u, 10000u}) {
@@ -240,7 +240,7 @@ TEST(FibonacciNim, SumsAgainstBruteForceOfTheWholeSum) {
     for (std::uint64_t t = 1; t <= std::min(s[2], s[3]); ++t) seen.insert(value({s[0], s[1], s[2] - t, 2 * t}));
     return memo[s] = mex(seen);
   };
-  const SolveGame game = parse_solve_game("fibonacci");
+  const Game game = parse_game("fibonacci");
   const std::uint64_t largest = under_sanitizer() ? 9 : 12;
   for (std::uint64_t a = 0; a <= largest; ++a)
     for (std::uint64_t b = 0; b <= largest; ++b) {
@@ -316,7 +316,7 @@ std::vector<Component> as_position(const Sheets& sheets) {
 }
 
 // The real game's winning moves from sheets of at least 2 x 2, against sg_solve's list.
-void check_cut_position(CutBrute& brute, const SolveGame& game, const Sheets& sheets) {
+void check_cut_position(CutBrute& brute, const Game& game, const Sheets& sheets) {
   const Solution solution = solve(game, as_position(sheets), {});
   ASSERT_EQ(solution.mover_wins, brute.wins(sheets)) << ::testing::PrintToString(sheets);
   std::set<std::pair<std::size_t, Sheets>> expected, listed;
@@ -336,7 +336,7 @@ void check_cut_position(CutBrute& brute, const SolveGame& game, const Sheets& sh
 }
 
 TEST(Cut, ThePojSamples) {
-  const SolveGame game = parse_solve_game("cut");
+  const Game game = parse_game("cut");
   EXPECT_FALSE(solve(game, {{2, 2}}, {}).mover_wins);
   EXPECT_FALSE(solve(game, {{3, 2}}, {}).mover_wins);
   EXPECT_TRUE(solve(game, {{4, 2}}, {}).mover_wins);
@@ -344,7 +344,7 @@ TEST(Cut, ThePojSamples) {
 
 TEST(Cut, OneSheetAgainstTheRealGame) {
   CutBrute brute;
-  const SolveGame game = parse_solve_game("cut");
+  const Game game = parse_game("cut");
   const std::uint64_t side = under_sanitizer() ? 6 : 8;
   for (std::uint64_t rows = 2; rows <= side; ++rows)
     for (std::uint64_t columns = 2; columns <= side; ++columns) check_cut_position(brute, game, {{rows, columns}});
@@ -352,7 +352,7 @@ TEST(Cut, OneSheetAgainstTheRealGame) {
 
 TEST(Cut, TwoSheetsAgainstTheRealGame) {
   CutBrute brute;
-  const SolveGame game = parse_solve_game("cut");
+  const Game game = parse_game("cut");
   const std::uint64_t side = under_sanitizer() ? 4 : 5;
   for (std::uint64_t r1 = 2; r1 <= side; ++r1)
     for (std::uint64_t c1 = 2; c1 <= side; ++c1)
@@ -364,7 +364,7 @@ TEST(Cut, TableIsSymmetricAndSheetsStartAtTwo) {
   const GameTable table = compute_table(TableGame::Cut, 41);
   for (std::uint64_t r = 2; r <= 40; ++r)
     for (std::uint64_t c = 2; c <= 40; ++c) EXPECT_EQ(table.at(r, c), table.at(c, r));
-  const SolveGame game = parse_solve_game("cut");
+  const Game game = parse_game("cut");
   EXPECT_THROW(parse_position(game, {"1x5"}), SolveError);
   EXPECT_THROW(parse_position(game, {"4*7"}), SolveError);
   EXPECT_EQ(parse_position(game, {"4x7", "2X3"}), (std::vector<Component>{{4, 7}, {2, 3}}));

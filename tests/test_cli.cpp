@@ -181,6 +181,7 @@ TEST_F(CliTest, BadInputGetsOneLineAndExitTwo) {
       {"0.77", "--n", "1e400"}, {"0.77", "--n", "2.5"}, {"0.77", "--n", "0"},  {"0.77", "--bogus"},
       {"0.77", "--engine", "fast"}, {},                {"0.77", "--n", "10", "--print=5:2"},
       {"0.77", "--resume"},  {"0.77", "--n", "10", "--print=0:11"}, {"0.77", "--threads", "-1"},
+      {"fibonacci", "--n", "100"}, {"bash:0", "--n", "100"},
   };
   for (const auto& args : cases) {
     Result r = run("run_octal", args);
@@ -202,6 +203,18 @@ TEST_F(CliTest, ErrorsNameThePlaceAndTheReason) {
   EXPECT_TRUE(contains(d0.err, "d0 must be 0, 4, 8 or C")) << d0.err;
   Result neg = run("run_octal", {"0.77", "--n", "-5"});
   EXPECT_TRUE(contains(neg.err, "negative")) << neg.err;
+  Result fibonacci = run("run_octal", {"fibonacci"});
+  EXPECT_TRUE(contains(fibonacci.err, "fibonacci has no nim-sequence or table to compute")) << fibonacci.err;
+}
+
+// Every heap game of the catalogue runs, bash:M among them, stored under its code.
+TEST_F(CliTest, BashRunsAsItsCode) {
+  Result r = run("run_octal", {"bash:3", "--n", "100", "--print", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto values = lines(r.out);
+  ASSERT_EQ(values.size(), 100u) << r.out;
+  for (std::size_t n = 0; n < values.size(); ++n) EXPECT_EQ(values[n], std::to_string(n % 4)) << n;
+  EXPECT_TRUE(fs::exists(dir_ / "results" / "0.333.h5"));
 }
 
 TEST_F(CliTest, WithoutOutItWritesResultsGameH5) {
@@ -444,7 +457,7 @@ TEST_F(CliTest, SgSweepTablesEveryTwoDigitOctalGame) {
   const auto csv = lines(read_file(path("t.csv")));
   ASSERT_EQ(csv.size(), 65u);
   EXPECT_EQ(csv[0].rfind("game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,", 0), 0u);
-  // Rows in pattern order; the values MATH.md lists: Kayles, Dawson's Kayles, Guiles.
+  // Rows in pattern order; the values docs/THEORY.md section 6 lists: Kayles, Dawson's Kayles, Guiles.
   EXPECT_EQ(csv[1].rfind("0.00,4096,1,0,0,true,subtraction-window,0,0,0x0,4096,4095,0.0,", 0), 0u) << csv[1];
   EXPECT_EQ(csv[8].rfind("0.07,4096,34,53,0,true,guy-smith,9,86,", 0), 0u) << csv[8];
   EXPECT_EQ(csv[14].rfind("0.15,4096,10,1,0,true,guy-smith,", 0), 0u) << csv[14];

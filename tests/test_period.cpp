@@ -109,7 +109,7 @@ std::vector<std::uint64_t> tail_misfits(const std::vector<Value>& g, std::uint64
 }
 
 // ---------------------------------------------------------------------------------------------
-// The generator itself against published values (MATH.md section 2).
+// The generator itself against published values (docs/THEORY.md section 2).
 
 TEST(PeriodBruteForce, MatchesPublishedStarts) {
   EXPECT_EQ(brute_force("sub:1,3,4", 9), (std::vector<Value>{0, 1, 0, 1, 2, 3, 2, 0, 1}));

@@ -41,7 +41,7 @@ void compositions(std::uint64_t total, unsigned parts, Heaps& prefix, const std:
   }
 }
 
-// The options of one heap straight from the definition of a code (MATH.md section 2): remove k,
+// The options of one heap straight from the definition of a code (docs/THEORY.md section 2): remove k,
 // and leave j non-empty heaps (j = 0..3) when bit 2^j of digit k is set, the parts pairwise
 // unequal under '!'. Written apart from the library's enumeration on purpose.
 std::set<Heaps> brute_options(const Rules& rules, std::uint64_t heap) {
@@ -143,7 +143,7 @@ std::set<MoveKey> listed_moves(const Solution& solution) {
 // Checks solve() on every position of up to max_total tokens against the brute force: the value,
 // the outcome, and that the listed moves are exactly the options that leave value 0.
 void check_against_brute_force(const std::string& code, std::uint64_t max_total, bool misere) {
-  const SolveGame game = parse_solve_game(code);
+  const Game game = parse_game(code);
   BruteForce brute(*game.rules, misere);
   SolveOptions options;
   options.misere = misere;
@@ -170,7 +170,7 @@ void check_against_brute_force(const std::string& code, std::uint64_t max_total,
 std::uint64_t brute_total(std::uint64_t full) { return under_sanitizer() ? full * 3 / 4 : full; }
 
 TEST(Solve, NimThreeFourFiveHasValueTwoAndOneWinningMove) {
-  const SolveGame nim = parse_solve_game("nim");
+  const Game nim = parse_game("nim");
   const Solution solution = solve(nim, {{3}, {4}, {5}}, {});
   ASSERT_TRUE(solution.value.has_value());
   EXPECT_EQ(*solution.value, 2u);
@@ -195,7 +195,7 @@ TEST(Solve, MoreCodesAgainstBruteForce) {
 TEST(Solve, AWinningOptionMayHaveAValueAboveItsHeaps) {
   // Kayles 4 + 2: G(4) = 1, G(2) = 2, so heap 1 must go to value 1 ^ 3 = 2, above G(4): taking
   // two pins from the end of the row of four leaves 2 + 2.
-  const Solution solution = solve(parse_solve_game("kayles"), {{4}, {2}}, {});
+  const Solution solution = solve(parse_game("kayles"), {{4}, {2}}, {});
   EXPECT_EQ(*solution.value, 3u);
   EXPECT_EQ(listed_moves(solution), (std::set<MoveKey>{{0, {2}}, {1, {1}}}));
 }
@@ -203,7 +203,7 @@ TEST(Solve, AWinningOptionMayHaveAValueAboveItsHeaps) {
 TEST(Solve, LargeHeapsListExactlyTheMovesToValueZero) {
   // Beyond brute force: every option of every heap, its value from the engine.
   for (const char* code : {"dawson", "kayles", "0.16", "grundy"}) {
-    const SolveGame game = parse_solve_game(code);
+    const Game game = parse_game(code);
     const std::uint64_t largest = under_sanitizer() ? 1000 : 3000;
     const Heaps heaps = {largest, 777, 234};
     const Sequence g = compute_sequence(*game.rules, largest + 1, KernelKind::Auto, 0, true);
@@ -225,13 +225,13 @@ TEST(Solve, LargeHeapsListExactlyTheMovesToValueZero) {
 
 TEST(Solve, NimAndBashHaveNoSizeLimit) {
   const std::uint64_t big = std::uint64_t{1} << 60;
-  const Solution nim = solve(parse_solve_game("nim"), {{big + 5}, {12345678901}, {7}}, {});
+  const Solution nim = solve(parse_game("nim"), {{big + 5}, {12345678901}, {7}}, {});
   const std::uint64_t total = (big + 5) ^ 12345678901u ^ 7u;
   EXPECT_EQ(*nim.value, total);
   ASSERT_EQ(nim.winning_moves.size(), 1u);  // only the heap holding the top bit of the nim-sum
   EXPECT_EQ(nim.winning_moves[0], (Move{0, {big + 5}, {{(big + 5) ^ total}}}));
 
-  const Solution bash = solve(parse_solve_game("bash:5"), {{big + 3}}, {});
+  const Solution bash = solve(parse_game("bash:5"), {{big + 3}}, {});
   EXPECT_EQ(*bash.value, (big + 3) % 6);
   ASSERT_EQ(bash.winning_moves.size(), 1u);
   EXPECT_EQ(bash.winning_moves[0].to, (std::vector<Component>{{big + 3 - (big + 3) % 6}}));
@@ -239,7 +239,7 @@ TEST(Solve, NimAndBashHaveNoSizeLimit) {
 
 TEST(Solve, BashLosesExactlyOnMultiplesOfMPlusOne) {
   for (std::uint64_t m = 1; m <= 6; ++m) {
-    const SolveGame bash = parse_solve_game("bash:" + std::to_string(m));
+    const Game bash = parse_game("bash:" + std::to_string(m));
     EXPECT_EQ(bash.name, "bash:" + std::to_string(m));
     for (std::uint64_t n = 0; n <= 100; ++n) {
       const Solution solution = solve(bash, {{n}}, {});
@@ -255,8 +255,8 @@ TEST(Solve, BashLosesExactlyOnMultiplesOfMPlusOne) {
 }
 
 TEST(Solve, BashIsTheSubtractionCodeWithItsOwnName) {
-  const SolveGame bash = parse_solve_game("bash:3");
-  const SolveGame code = parse_solve_game("sub:1,2,3");
+  const Game bash = parse_game("bash:3");
+  const Game code = parse_game("sub:1,2,3");
   EXPECT_EQ(*bash.rules, *code.rules);
   EXPECT_EQ(code.name, "0.333");
   for (std::uint64_t a = 0; a < 30; a += 3)
@@ -268,7 +268,7 @@ TEST(Solve, BashIsTheSubtractionCodeWithItsOwnName) {
 }
 
 TEST(Solve, StoredValuesAreUsedAndTheirEndIsRefused) {
-  const SolveGame kayles = parse_solve_game("kayles");
+  const Game kayles = parse_game("kayles");
   const Sequence stored = compute_sequence(*kayles.rules, 100);
   SolveOptions options;
   options.stored_values = &stored;
@@ -301,7 +301,7 @@ TEST(Misere, BoutonsRuleAtAnySize) {
   EXPECT_EQ(misere_nim_value({1, 1}), 1u);
   EXPECT_EQ(misere_nim_value({}), 1u);          // the opponent took the last token and lost
   EXPECT_EQ(misere_nim_value({big, big}), 0u);  // heaps >= 2: as in normal play
-  const Solution solution = solve(parse_solve_game("nim"), {{big}, {1}}, SolveOptions{true, nullptr, ""});
+  const Solution solution = solve(parse_game("nim"), {{big}, {1}}, SolveOptions{true, nullptr, ""});
   EXPECT_TRUE(solution.mover_wins);
   // Leaving (1, 1) hands the opponent an even count of single tokens, a win in misère play;
   // leaving (0, 1) an odd count, a loss: the only winning move empties the big heap.
@@ -310,7 +310,7 @@ TEST(Misere, BoutonsRuleAtAnySize) {
 }
 
 TEST(Misere, SearchNamesItsLimit) {
-  const SolveGame kayles = parse_solve_game("kayles");
+  const Game kayles = parse_game("kayles");
   try {
     solve(kayles, {{20}, {21}}, SolveOptions{true, nullptr, ""});
     FAIL() << "41 tokens is past the limit";
@@ -331,13 +331,13 @@ TEST(Misere, DeadHeapsChangeNothing) {
 // ---- Positions as typed ----
 
 TEST(SolveInput, HeapsAreWholeNumbers) {
-  const SolveGame nim = parse_solve_game("nim");
+  const Game nim = parse_game("nim");
   EXPECT_EQ(parse_position(nim, {"3", "1e3", "2^10", "0"}), (std::vector<Component>{{3}, {1000}, {1024}, {0}}));
   for (const char* bad : {"-3", "abc", "2.5", "1e400", ""}) EXPECT_THROW(parse_position(nim, {bad}), SolveError) << bad;
   EXPECT_THROW(parse_position(nim, {}), SolveError);
-  EXPECT_THROW(parse_solve_game("bash:0"), SolveError);
-  EXPECT_THROW(parse_solve_game("bash:x"), SolveError);
-  EXPECT_THROW(parse_solve_game("0.1x"), ParseError);
+  EXPECT_THROW(parse_game("bash:0"), ParseError);
+  EXPECT_THROW(parse_game("bash:x"), ParseError);
+  EXPECT_THROW(parse_game("0.1x"), ParseError);
 }
 
 TEST(SolveInput, HeapOptionsListEachMultisetOnce) {

@@ -277,7 +277,7 @@ TEST(StatsRarePositions, MatchesFilter) {
 bool under_sanitizer() { return std::getenv("SGX_SANITIZED") != nullptr; }
 
 // Published: Grundy's game (4!.0) starts 0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0, and its sparse space
-// has mask 0xfe with 1274 rare positions up to 2^21, the last at 82860 (MATH.md sections 2 and 4).
+// has mask 0xfe with 1274 rare positions up to 2^21, the last at 82860 (docs/THEORY.md section 6).
 // So below 2^16 there are at most 1273. The mask is already 0xfe from 2^14 on.
 TEST(StatsGrundy, MaskIs0xfe) {
   const std::uint64_t n = std::uint64_t{1} << (under_sanitizer() ? 14 : 16);

@@ -77,6 +77,8 @@ TEST(SweepPattern, ErrorsNameThePositionInThePattern) {
 TEST(SweepGameList, ReadsOneGamePerLineWithComments) {
   std::istringstream text("# a few classics\n0.77   # Kayles\n\n  0.137\r\nsub:1,3,4\n4!.0\n");
   EXPECT_EQ(read_game_list(text, "games.txt"), (std::vector<std::string>{"0.77", "0.137", "sub:1,3,4", "4!.0"}));
+  std::istringstream bash("bash:3\n");
+  EXPECT_EQ(read_game_list(bash, "games.txt"), (std::vector<std::string>{"bash:3"}));
 }
 
 TEST(SweepGameList, RefusesBadGamesRepeatsAndEmptyLists) {
@@ -86,6 +88,10 @@ TEST(SweepGameList, RefusesBadGamesRepeatsAndEmptyLists) {
   std::istringstream twice("0.77\n0.07\n0.77\n");
   const std::string twice_error = input_error([&] { read_game_list(twice, "games.txt"); });
   EXPECT_TRUE(contains(twice_error, "line 3: 0.77 is listed twice (first on line 1)")) << twice_error;
+  std::istringstream classic("0.77\nwythoff\n");
+  const std::string classic_error = input_error([&] { read_game_list(classic, "games.txt"); });
+  EXPECT_TRUE(contains(classic_error, "games.txt line 2: invalid game 'wythoff'")) << classic_error;
+  EXPECT_TRUE(contains(classic_error, "not a heap game")) << classic_error;
   std::istringstream empty("# nothing\n\n");
   EXPECT_TRUE(contains(input_error([&] { read_game_list(empty, "games.txt"); }), "lists no games"));
 }

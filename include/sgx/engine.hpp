@@ -1,7 +1,7 @@
 #pragma once
 // The engine: computes G(0..n-1) of a heap game with one of several kernels.
 //   naive   the textbook loop with a bitset mex; the reference the tests trust
-//   sparse  the rare-value method (MATH.md section 4), exact for every code
+//   sparse  the rare-value method (docs/THEORY.md section 4), exact for every code
 //   sweep   exhaustive XOR-pair sweep, block-parallel, for games with no useful sparse space
 //   auto    sparse while the rare list is sparse, sweep while it is not (checked as n grows)
 // Once a period is proven (period.hpp) the remaining values follow from it, unless the

@@ -6,11 +6,12 @@
 // period (the saltus; 0 for ordinary periodicity). The least period of every suffix of D comes
 // from one prefix-function pass over D reversed.
 //
-// Proofs (MATH.md section 3), named in PeriodResult::applicable_theorem (and in theorem once proven):
+// Proofs (docs/THEORY.md section 3), named in PeriodResult::applicable_theorem (and in theorem
+// once proven), each needing the values G(0 .. B-1) with n0' = max(n0, 1) and t the largest take:
 //   "guy-smith"           finite octal code, splits into at most two heaps, no '!':
-//                         values through 2 n0 + 2p + t - 1 certify the period
-//   "guy-smith-k-heap"    finite code leaving up to k heaps: k n0 + (k-1) p + t values
-//   "subtraction-window"  no splits at all (subtraction-like codes): a repeated window of t values
+//                         B = 2 n0' + 2p + t
+//   "guy-smith-k-heap"    finite code leaving up to k heaps, no '!': B = k n0' + k p + t
+//   "subtraction-window"  no splits at all (subtraction-like codes): B = n0' + p + t
 //   ""                    no theorem applies (unequal splits, repeating tails): never proven
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Heap games written as codes: parsing, canonical form, and the move rules the engine needs.
 //
 // A code d0.d1d2d3... says for each take k what removing k tokens from one heap may leave
-// (MATH.md section 2). Digit bits: 1 = nothing, 2 = one heap, 4 = two heaps, 8 = three heaps.
+// (docs/THEORY.md section 2). Digit bits: 1 = nothing, 2 = one heap, 4 = two heaps, 8 = three heaps.
 // Accepted text:
 //   0.137  .07  0.F7  4.07  8.0     octal / hexadecimal digits, d0 in {0, 4, 8, C}
 //   4!.0   0.4!4                    '!' after a digit: that take's split parts must be pairwise unequal
@@ -61,7 +61,7 @@ class Rules {
   const std::vector<Digit>& tail_digits() const { return tail_; }
   bool has_tail() const { return !tail_.empty(); }
 
-  // Largest take with a non-zero digit (t in MATH.md); only meaningful without a tail.
+  // Largest take with a non-zero digit (t in docs/THEORY.md); only meaningful without a tail.
   std::uint64_t largest_take() const { return finite_.size() - 1; }
   // Most heaps one move can leave: 1 for no splits, 2 for octal splits, 3 with bit 8.
   unsigned max_heaps_left() const;
@@ -87,6 +87,11 @@ class Rules {
 
 // Parses a code, a subtraction set or a name. Throws ParseError on anything malformed.
 Rules parse_rules(std::string_view text);
+
+// The value of a code digit (0-9, a-f, A-F), or -1 for any other character; and the character
+// the canonical form writes for a value 0-15. Other readers of digits (sweep patterns) use these.
+int code_digit_value(char c);
+char code_digit_char(unsigned value);
 
 // The names parse_rules accepts, with the code each stands for.
 struct NamedGame {

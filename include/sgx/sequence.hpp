@@ -9,6 +9,7 @@
 // tail moves up as n grows; the prefix stays. Whole-sequence operations (max_value, to_vector,
 // ==) need every value and refuse a sequence with a released part.
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -88,7 +89,9 @@ class Sequence {
   // Largest value stored (0 when empty); one pass over the values.
   Value max_value() const;
 
+  // G(n), which must be held (checked in Debug builds; a released value's page faults anyway).
   Value operator[](std::uint64_t n) const {
+    assert(holds(n));
     return std::visit([n](const auto& v) -> Value { return v[n]; }, storage_);
   }
 

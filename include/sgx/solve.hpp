@@ -1,7 +1,8 @@
 #pragma once
 // Positions of impartial games: the value, who wins, and every winning move.
 //
-// A position is a list of components played side by side (a move changes exactly one):
+// The games are those of the catalogue (games.hpp, parse_game). A position is a list of
+// components played side by side (a move changes exactly one):
 //   code games (kayles, 0.137, bash:M, ...)  a heap {h}
 //   wythoff                                  a pair of heaps {a, b}
 //   fibonacci                                a heap and the most the mover may take {n, limit}
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sgx/games.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
 
@@ -36,34 +38,16 @@ class SolveError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class GameKind { Code, Wythoff, Fibonacci, Cut };
-
-struct SolveGame {
-  GameKind kind = GameKind::Code;
-  // What reports call the game: the canonical code ("0.77"), or "bash:3", "wythoff", "fibonacci",
-  // "cut".
-  std::string name;
-  // For the reader: "Kayles", "take 1 to 3, the code 0.333", ... ("" when the name says it all).
-  std::string description;
-  std::optional<Rules> rules;   // code games, bash included
-  std::uint64_t bash_take = 0;  // M of bash:M, 0 for other games
-  bool nim = false;             // the code is Nim (0.[3]): G(n) = n, Bouton's rules apply
-};
-
-// A game's name as sg_solve takes it: bash:M, wythoff, fibonacci, cut, or anything parse_rules
-// accepts. Throws ParseError for a malformed code, SolveError for bash:M with a bad M.
-SolveGame parse_solve_game(std::string_view text);
-
 // One component of a position (see the table at the top of this file).
 using Component = std::vector<std::uint64_t>;
 
 // The command-line words of a position: heaps for code games and fibonacci (a fibonacci heap at
 // the start is "20", later "18/4" for 18 tokens of which at most 4 may be taken), pairs of heaps
 // for wythoff (two words per game), sheets "4x7" for cut. Throws SolveError naming the word.
-std::vector<Component> parse_position(const SolveGame& game, const std::vector<std::string>& words);
+std::vector<Component> parse_position(const Game& game, const std::vector<std::string>& words);
 
 // One component as text: "3", "(3, 5)", "18/4", "4x7".
-std::string component_text(const SolveGame& game, const Component& component);
+std::string component_text(const Game& game, const Component& component);
 
 struct Move {
   std::size_t index = 0;  // which component, counting from 0
@@ -74,7 +58,7 @@ struct Move {
 
 // A move as the tools print it, counting components from 1: "heap 1: 3 -> 1", "heap 2: 7 -> 2 + 3",
 // "pair 1: (4, 7) -> (3, 5)", "sheet 1: 4x7 -> 2x7 + 2x7", "heap 1: 20 -> 19/1  (take 1)".
-std::string move_text(const SolveGame& game, const Move& move);
+std::string move_text(const Game& game, const Move& move);
 
 struct Solution {
   // Normal play: the Sprague-Grundy value of the position. Misere play: the misere Grundy value of
@@ -93,7 +77,7 @@ struct SolveOptions {
   std::string stored_name;  // the file, for messages
 };
 
-Solution solve(const SolveGame& game, const std::vector<Component>& position, const SolveOptions& options);
+Solution solve(const Game& game, const std::vector<Component>& position, const SolveOptions& options);
 
 // ---- Code games, one heap at a time ----
 

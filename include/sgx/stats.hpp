@@ -1,6 +1,6 @@
 #pragma once
 // Sparse-space statistics of a sequence: value histogram, the best rare mask, rare positions.
-// "Rare" for a mask m: popcount(value & m) is even (MATH.md section 4).
+// "Rare" for a mask m: popcount(value & m) is even (docs/THEORY.md section 4).
 
 #include <cstdint>
 #include <vector>

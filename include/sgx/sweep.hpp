@@ -5,7 +5,7 @@
 // Games come from a pattern or from a file:
 //   0.??   0.???   4.??        '?' is any octal digit 0-7
 //   0.[0-3]?7   4.[137]?       [...] is a class of digits: single digits and ranges like 0-3
-//   games.txt                  one game per line (any text parse_rules accepts); '#' starts a comment
+//   games.txt                  one heap game per line (parse_heap_game, games.hpp); '#' starts a comment
 // A bracket in a pattern is always a class, never a repeating tail: list tail codes in a file.
 
 #include <cstdint>
@@ -33,7 +33,7 @@ inline constexpr std::uint64_t kMaxSweepGames = std::uint64_t{1} << 20;
 std::vector<std::string> expand_pattern(std::string_view pattern);
 
 // The games listed in a text, one per line; blank lines and '#' comments are skipped. Every game
-// is checked with parse_rules, and a game listed twice is refused. source names the text in errors.
+// is checked with parse_heap_game, and a game listed twice is refused. source names the text in errors.
 std::vector<std::string> read_game_list(std::istream& in, const std::string& source);
 
 // The games of --codes SPEC: the lines of the file SPEC when such a file exists, else the pattern.

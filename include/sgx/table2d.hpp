@@ -22,13 +22,17 @@
 #include <string_view>
 #include <vector>
 
+#include "sgx/games.hpp"
 #include "sgx/sequence.hpp"
 
 namespace sgx {
 
 enum class TableGame { Wythoff, Cut };
 
-// "wythoff" or "cut", in any case; nothing for any other text.
+// The table of a game of the catalogue (games.hpp): Wythoff's game and the cutting game have one;
+// nothing for any other game.
+std::optional<TableGame> table_game_of(GameKind kind);
+// The same for a game word ("wythoff" or "cut", in any case); nothing for any other text.
 std::optional<TableGame> parse_table_game(std::string_view text);
 // "wythoff" or "cut": the name in files, reports and default file names.
 const char* table_game_name(TableGame game);

@@ -30,6 +30,7 @@
 #include "signals.hpp"
 #include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
+#include "sgx/games.hpp"
 #include "sgx/numbers.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
@@ -71,6 +72,7 @@ GAME is a code or a name:
   4!.0                          '!' after a digit: split parts must be unequal (Grundy's game)
   0.[3]  4.[3]  0.3[1]          a bracketed tail repeats forever (Nim, Lasker's Nim)
   sub:1,3,4                     a finite subtraction game
+  bash:3                        take 1 to M from a heap (the code 0.333)
   kayles dawson dawson-kayles treblecross grundy nim lasker
 or a game of pairs, for its two-dimensional table G(a, b) and the additive period of each row
 (G(a, b + p) = G(a, b) + s for b >= b0):
@@ -599,9 +601,12 @@ int run(int argc, char** argv) {
   const std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return cli::kExitOk;
   const Options& o = *parsed;
-  if (const std::optional<TableGame> table_game = parse_table_game(o.game)) return run_table(*table_game, o);
+  const Game parsed_game = parse_game(o.game);
+  if (const std::optional<TableGame> table_game = table_game_of(parsed_game.kind)) return run_table(*table_game, o);
+  if (!parsed_game.rules)
+    throw cli::UsageError(parsed_game.name + " has no nim-sequence or table to compute; sg_solve solves its positions");
 
-  const Rules rules = parse_rules(o.game);
+  const Rules& rules = *parsed_game.rules;
   const std::string game = rules.canonical();
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);

@@ -67,7 +67,7 @@ std::string outcome_text(const Solution& solution) {
   return solution.mover_wins ? "N: the player to move wins" : "P: the player to move loses";
 }
 
-void print_text(const SolveGame& game, const std::vector<Component>& position, const Solution& solution, bool misere) {
+void print_text(const Game& game, const std::vector<Component>& position, const Solution& solution, bool misere) {
   std::cout << "game      " << game.name;
   if (!game.description.empty()) std::cout << " (" << game.description << ")";
   std::cout << "\nposition ";
@@ -90,12 +90,12 @@ void print_text(const SolveGame& game, const std::vector<Component>& position, c
 }
 
 // A code-game heap is a number; the parts of other games are arrays.
-Json component_json(const SolveGame& game, const Component& c) {
+Json component_json(const Game& game, const Component& c) {
   if (game.kind == GameKind::Code) return c[0];
   return Json(c);
 }
 
-Json solution_json(const SolveGame& game, const std::vector<Component>& position, const Solution& solution,
+Json solution_json(const Game& game, const std::vector<Component>& position, const Solution& solution,
                    bool misere) {
   Json heaps = Json::array();
   for (const Component& c : position) heaps.push_back(component_json(game, c));
@@ -140,7 +140,7 @@ int run(int argc, char** argv) {
     throw cli::UsageError(std::string("no position given: e.g. sg_solve ").append(words[0]).append(" 3 4 5"));
 
   try {
-    const SolveGame game = parse_solve_game(words[0]);
+    const Game game = parse_game(words[0]);
     const std::vector<Component> position = parse_position(game, {words.begin() + 1, words.end()});
     SolveOptions options;
     options.misere = misere;
