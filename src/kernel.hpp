@@ -58,7 +58,7 @@ class Kernel {
   // Records one parallel region: its tasks' times and its wall time since started. A region that
   // ran on one thread (too small to share) is one-thread work: its longest chain is the sum.
   void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
-    if (!ran_parallel) tasks.longest = {tasks.summed};
+    if (!ran_parallel) tasks.longest = tasks.summed;
     work_span_->add_region(tasks, read_ticks() - started);
   }
 

@@ -25,7 +25,6 @@
 // parallel part could not see.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <limits>
 
@@ -57,16 +56,12 @@ struct Screened {
   RareIt first, last;
 };
 
-// Sets a mark that other threads may set at the same time (the marking tasks of one group share
-// its rows): a relaxed atomic store, a plain byte store on x86.
-inline void set_mark(std::uint8_t& mark) { std::atomic_ref<std::uint8_t>(mark).store(1, std::memory_order_relaxed); }
-
 // One row of value marks per heap of a group, side by side.
 class GroupMarks {
  public:
   struct Row {
     std::uint8_t* bytes;
-    void insert(Value v) { set_mark(bytes[v]); }
+    void insert(Value v) { bytes[v] = 1; }
   };
 
   // Rows for heaps heaps, each holding values 0..bound, all clear.
@@ -84,7 +79,7 @@ class GroupMarks {
     for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
     std::uint8_t* base = bytes_.data();
     for (std::uint64_t j = 0; j < heaps; ++j, base += stride_)
-      if (j != skip) set_mark(base[values[j]]);
+      if (j != skip) base[values[j]] = 1;
   }
   // Adds row j's marks to set and clears the row.
   void move_row_into(std::uint64_t j, ValueSet& set) {
@@ -248,16 +243,6 @@ class SparseKernel final : public Kernel {
     exact_below_.assign(count, kExact);
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
-    // Three rounds of tasks, so that no task holds a large share of the block: each group's rare
-    // pairs and the kProbeRuns runs of its probe pairs are marked as tasks of their own, into the
-    // group's rows (the marks being most of the work); then each group's marks are gathered and
-    // its other rare pairs screened; then each heap's scan runs. The marking tasks are handed out
-    // run by run, so that threads working at once mostly mark different groups' rows.
-    const std::uint64_t groups = (count + tuning::kSparseGroup - 1) / tuning::kSparseGroup;
-    if (group_marks_.size() < groups) group_marks_.resize(groups);
-    if (screened_.size() < groups) screened_.resize(groups);
-    for (std::uint64_t q = 0; q < groups; ++q)
-      group_marks_[q].prepare(std::min(count - q * tuning::kSparseGroup, tuning::kSparseGroup), bound_);
     const bool timed = timing_tasks();
     const Ticks region_started = timed ? read_ticks() : 0;
     RegionTicks tasks;
@@ -265,39 +250,28 @@ class SparseKernel final : public Kernel {
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
+      GroupMarks group;
+      std::vector<Screened> screened;
       TaskTimer timer(timed);
 #pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t task = 0; task < kMarkTasks * groups; ++task) {
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         timer.start();
-        const std::uint64_t part = task / groups, q = task % groups;
-        const std::uint64_t first = q * tuning::kSparseGroup, last = std::min(count, first + tuning::kSparseGroup);
-        if (part == 0) {
-          screened_[q].clear();
-          mark_rare_pairs_of_group(g, start, first, last, group_marks_[q], screening ? &screened_[q] : nullptr);
-        } else {
-          mark_probe_pairs_of_group(g, start, first, last, part - 1, group_marks_[q]);
-        }
-        timer.stop(0);
-      }
-#pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t q = 0; q < groups; ++q) {
-        timer.start();
-        const std::uint64_t first = q * tuning::kSparseGroup, last = std::min(count, first + tuning::kSparseGroup);
+        const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
+        screened.clear();
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
+        mark_probe_pairs_of_group(g, start, first, last, group);
         for (std::uint64_t i = first; i < last; ++i) {
           known_[i].clear();
-          group_marks_[q].move_row_into(i - first, known_[i]);
+          group.move_row_into(i - first, known_[i]);
         }
         if constexpr (sizeof(T) <= 2)
-          if (!screened_[q].empty()) screen_group(g, first, last, screened_[q], group_marks_[q]);
-        timer.stop(1);
-      }
-#pragma omp for schedule(dynamic, 8)
-      for (std::uint64_t i = 0; i < count; ++i) {
-        timer.start();
-        const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
-        if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
-          scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
-        timer.stop(2);
+          if (!screened.empty()) screen_group(g, first, last, screened, group);
+        for (std::uint64_t i = first; i < last; ++i) {
+          const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
+          if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
+        }
+        timer.stop();
       }
       if (timed) {
 #pragma omp critical(sgx_work_span)
@@ -346,7 +320,8 @@ class SparseKernel final : public Kernel {
   template <class T>
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                 std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
-    const std::uint64_t heaps = last - first;  // group is prepared for them (enumerate_known_pairs)
+    const std::uint64_t heaps = last - first;
+    group.prepare(heaps, bound_);
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
@@ -398,14 +373,10 @@ class SparseKernel final : public Kernel {
   // may lie past it; choose_probe_parts takes later ones there), every partner in the tail. The
   // probe parts being the first places of values, their partners lie near n, well inside the
   // tail (at least kBoundedMinTail values).
-  //
-  // The probe parts are taken in kProbeRuns runs of about equal length: run is which.
   template <class T>
   void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                 std::uint64_t last, std::uint64_t run, GroupMarks& group) const {
+                                 std::uint64_t last, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
-    const auto run_begin = probe_parts_.begin() + static_cast<std::ptrdiff_t>(probe_parts_.size() * run / tuning::kProbeRuns);
-    const auto run_end = probe_parts_.begin() + static_cast<std::ptrdiff_t>(probe_parts_.size() * (run + 1) / tuning::kProbeRuns);
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > start + first) continue;
       const std::uint64_t m_lo = start + first - move.take, m_hi = m_lo + heaps - 1;
@@ -415,7 +386,8 @@ class SparseKernel final : public Kernel {
       const std::uint64_t least = m_hi >= start ? m_hi - start + 1 : 1;
       const std::uint64_t most = std::min({move.largest_first_part(m_lo), m_lo - tail_start_,
                                           prefix_end_ > 0 ? prefix_end_ - 1 : 0});
-      for (auto a = std::lower_bound(run_begin, run_end, least); a != run_end && *a <= most; ++a)
+      for (auto a = std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least);
+           a != probe_parts_.end() && *a <= most; ++a)
         group.mark_pair_values(g[*a], g.data() + (m_lo - *a), heaps, heaps);  // heap j: partner m_lo + j - *a
     }
   }
@@ -687,11 +659,7 @@ class SparseKernel final : public Kernel {
   ValueSet common_pattern_;            // the common values below bound_
   ValueSet missing_;                   // decide()'s rare values not yet shown present
   ValueMarks decide_marks_;
-  // The marking tasks of a group (enumerate_known_pairs): its rare pairs, and its probe pairs in runs.
-  static constexpr std::uint64_t kMarkTasks = 1 + tuning::kProbeRuns;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
-  std::vector<GroupMarks> group_marks_;           // per group of the block: its rows of marks
-  std::vector<std::vector<Screened>> screened_;  // per group: its rare pairs left to screen_group
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing

@@ -5,7 +5,6 @@
 // machine's clock source). Its ticks are turned into seconds by one calibration per process.
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdint>
 
@@ -28,18 +27,10 @@ inline Ticks read_ticks() {
 // Seconds per tick, measured once against the steady clock over 20 ms.
 double seconds_per_tick();
 
-// What one parallel region's tasks took, gathered from its threads. A region may run rounds of
-// tasks one after another (loops with a barrier between them): its longest chain is the longest
-// task of each round, summed.
-inline constexpr int kMaxRounds = 3;
+// What one parallel region's tasks took, gathered from its threads.
 struct RegionTicks {
-  Ticks summed = 0;                  // every task's time, summed
-  std::array<Ticks, kMaxRounds> longest{};  // per round, the longest task
-  Ticks longest_chain() const {
-    Ticks chain = 0;
-    for (Ticks t : longest) chain += t;
-    return chain;
-  }
+  Ticks summed = 0;   // every task's time, summed
+  Ticks longest = 0;  // the longest task
 };
 
 // The engine's running totals (engine.cpp turns them into a WorkSpan). A kernel adds one record
@@ -52,7 +43,7 @@ struct WorkSpanTicks {
 
   void add_region(const RegionTicks& tasks, Ticks wall) {
     task_ticks += tasks.summed;
-    longest_ticks += tasks.longest_chain();
+    longest_ticks += tasks.longest;
     region_ticks += wall;
   }
 };
@@ -65,17 +56,15 @@ class TaskTimer {
   void start() {
     if (enabled_) started_ = read_ticks();
   }
-  // round: which round of the region's tasks this one belongs to (0 for a region of one round).
-  void stop(int round = 0) {
+  void stop() {
     if (!enabled_) return;
     const Ticks took = read_ticks() - started_;
     mine_.summed += took;
-    mine_.longest[round] = std::max(mine_.longest[round], took);
+    mine_.longest = std::max(mine_.longest, took);
   }
   void merge_into(RegionTicks& region) const {
     region.summed += mine_.summed;
-    for (int round = 0; round < kMaxRounds; ++round)
-      region.longest[round] = std::max(region.longest[round], mine_.longest[round]);
+    region.longest = std::max(region.longest, mine_.longest);
   }
 
  private:

@@ -50,10 +50,6 @@ inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // and 96 x 6 no faster.
 inline constexpr std::uint64_t kProbeValues = 128;
 inline constexpr std::uint64_t kProbePositions = 6;
-// A group's probe pairs are marked in this many tasks, its rare pairs in one more: the marks are
-// most of a block's work, and one task per group left a block's longest task a quarter of it
-// (four groups), the bound on how many threads can share it (run_octal --profile).
-inline constexpr std::uint64_t kProbeRuns = 3;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
 inline constexpr std::uint64_t kSparseScanChunk = 64;

@@ -164,10 +164,8 @@ class ValueSet {
         if (!f(static_cast<Value>(w * 64 + std::countr_zero(bits)))) return;
   }
 
-  // Adds the values of other, which may be smaller.
   void merge(const ValueSet& other) {
-    const std::size_t common = std::min(words_.size(), other.words_.size());
-    for (std::size_t w = 0; w < common; ++w) words_[w] |= other.words_[w];
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
   }
 
   std::uint64_t* data() { return words_.data(); }
