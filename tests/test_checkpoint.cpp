@@ -494,7 +494,9 @@ TEST_F(CheckpointRefusalTest, TruncatedCheckpointsAreRefusedByBothTools) {
 
 // Each damaged byte is either refused by both tools, the file untouched, or lies in space HDF5
 // leaves unused (metadata blocks are not always full), where it changes nothing: then the file
-// reads back exactly. The store tests cover every byte; here the tools see a sample.
+// reads back exactly. The store tests cover every byte; here the tools see a sample. The
+// signature and the superblock are always refused; of the random bytes about half fall in unused
+// space of the small manifest a checkpoint now is (format version 3).
 TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
   const std::size_t size = original_.size();
   const RunRecord stored = read_run_file(file().string());
@@ -504,6 +506,7 @@ TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
   std::vector<std::size_t> positions{0, 8, 20, 28, 44, 47, size - 1};  // signature, superblock, end
   const int sampled = sanitized() ? 15 : 40;
   for (int i = 0; i < sampled; ++i) positions.push_back(anywhere(rng));
+  const std::size_t always_refused = 6;  // the signature and the superblock (not the last byte)
   int refused = 0, harmless = 0;
   for (std::size_t position : positions) {
     std::string bytes = original_;
@@ -513,6 +516,9 @@ TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
     Ending period = run("sg_period", {file().string()});
     if (period.exited && period.code == 0) {
       // Unused space: the tools must see exactly the stored values.
+      EXPECT_FALSE(std::find(positions.begin(), positions.begin() + always_refused, position) !=
+                   positions.begin() + always_refused)
+          << label << ": damage to the signature or superblock went unnoticed";
       ++harmless;
       Ending printed = run("run_octal", {"0.007", "--n", std::to_string(stored.values.size()), "--resume", "--quiet",
                                          "--print", "--out", file().string()});
@@ -529,7 +535,7 @@ TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
   }
   std::cout << positions.size() << " flipped bytes in a " << size << "-byte checkpoint: " << refused << " refused, "
             << harmless << " in unused space\n";
-  EXPECT_GT(refused, static_cast<int>(positions.size() / 2));
+  EXPECT_GE(refused, static_cast<int>(positions.size() / 4));
 }
 
 // ----------------------------------------------------------------------------------------------

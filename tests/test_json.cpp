@@ -71,7 +71,11 @@ TEST_F(Outputs, EveryToolUsesTheSameKeysForTheSameThing) {
   const json sg_solve = object("sg_solve", {"0.137", "5", "7", "--json"});
 
   EXPECT_EQ(keys_of(run_octal), sorted({"game", "n", "engine", "threads", "seconds", "values_per_second", "max_value",
-                                      "max_at", "stats", "period", "file", "peak_rss_bytes"}));
+                                      "max_at", "stats", "period", "file", "peak_rss_bytes", "provenance"}));
+  EXPECT_EQ(keys_of(run_octal["provenance"]),
+            sorted({"command", "version", "commit", "host", "threads", "started", "ended", "wall_seconds",
+                    "cpu_seconds", "first_n", "values_computed"}));
+  EXPECT_EQ(run_octal["provenance"]["values_computed"], 1000);
   EXPECT_EQ(keys_of(sg_period),
             sorted({"game", "n", "complete", "target_n", "max_value", "max_at", "stats", "period", "file"}));
   EXPECT_EQ(keys_of(sg_sweep), sorted({"game", "n", "seconds", "max_value", "max_at", "stats", "period", "equivalent_to",
