@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <tuple>
 
 #include <omp.h>
 
@@ -202,25 +203,32 @@ class SparseKernel final : public Kernel {
       if (start >= 2 * probes_chosen_at_) choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
-      // This part runs on one thread while the others wait: the few options of each heap go
-      // straight into its set, where the parallel part marks bytes and folds them.
+      // This part runs on one thread while the others wait, so it does as little as it can:
+      // each heap's few options that the parallel part could not see are only compared with its
+      // least common values not yet seen (decide_quickly); the rest of the work, every option in
+      // a set, is left to the heaps where that does not settle the value.
       ValueSet seen(bound_);
       ValueMarks marks(bound_);
+      const bool quick = can_decide_quickly(start);
+      if (quick) lay_out_near_rare<T>();
       for (std::uint64_t n = start; n < end; ++n) {
-        if (!marks.holds(bound_)) {  // the values grew a bit wider during the block
-          seen.reset(bound_);
-          marks.reset(bound_);
+        Value value = 0;
+        if (!quick || !decide_quickly(g, n, start, rare_before_block, value)) {
+          if (!marks.holds(bound_)) {  // the values grew a bit wider during the block
+            seen.reset(bound_);
+            marks.reset(bound_);
+          }
+          if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
+          seen.assign(known_[n - start]);
+          if (moves_.split_three().empty()) {
+            moves_.mark_simple_options(g, n, seen);
+          } else {  // three-heap splits have many options: marked, then folded
+            moves_.mark_simple_options(g, n, marks);
+            marks.move_into(seen);
+          }
+          enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
+          value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
         }
-        if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
-        seen.assign(known_[n - start]);
-        if (moves_.split_three().empty()) {
-          moves_.mark_simple_options(g, n, seen);
-        } else {  // three-heap splits have many options: marked, then folded
-          moves_.mark_simple_options(g, n, marks);
-          marks.move_into(seen);
-        }
-        enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
-        const Value value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
         record(n, value);
@@ -596,6 +604,93 @@ class SparseKernel final : public Kernel {
     return missing_.first_present(c);
   }
 
+  // Whether decide_quickly may be used for the block from start: moves few enough to compare
+  // one by one, and heaps large enough that the near rare positions (r <= kSparseBlock) pair
+  // with every heap, r < m / 2.
+  bool can_decide_quickly(std::uint64_t start) const {
+    if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
+        moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
+      return false;
+    return start > 2 * tuning::kSparseBlock + moves_.split_two().back().take + 1;
+  }
+
+  // The rare positions r <= W (W = kSparseBlock) laid out in reverse: lane j holds G(r) for
+  // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
+  // the lanes against its partners m - W + j read forwards (find_xor_values).
+  template <class T>
+  struct NearRare {
+    std::vector<T> parts = std::vector<T>(tuning::kSparseBlock);
+    std::vector<T> holes = std::vector<T>(tuning::kSparseBlock);
+  };
+  template <class T>
+  NearRare<T>& near_rare() {
+    return std::get<NearRare<T>>(near_rare_);
+  }
+  template <class T>
+  void lay_out_near_rare() {
+    NearRare<T>& near = near_rare<T>();
+    std::fill(near.parts.begin(), near.parts.end(), T{0});
+    std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
+    constexpr std::uint64_t kWidth = tuning::kSparseBlock;
+    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kWidth; ++k)
+      if (rare_[k] > 0) {
+        near.parts[kWidth - rare_[k]] = static_cast<T>(rare_values_[k]);
+        near.holes[kWidth - rare_[k]] = 0;
+      }
+  }
+
+  // G(n) when it follows from little: the heap's least common values missing from its known set
+  // (the candidates) are compared with the options the parallel part could not see, its pairs
+  // with a partner inside the block and its simple options; the first candidate none of them
+  // gives is G(n) if every rare value below it is known present. Returns false, leaving the
+  // heap to the full decision, when that does not settle it.
+  template <class T>
+  bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                      Value& value) {
+    const ValueSet& known = known_[n - start];
+    if (known.word_count() != common_pattern_.word_count()) return false;  // the values grew wider
+    // The largest T marks a hole (find_xor_values), so it is never a candidate.
+    const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
+                                         static_cast<Value>(std::numeric_limits<T>::max())});
+    T candidates[tuning::kQuickCandidates];
+    int count = 0;
+    known.for_each_missing_of(common_pattern_, limit, [&](Value v) {
+      candidates[count++] = static_cast<T>(v);
+      return count < tuning::kQuickCandidates;
+    });
+    if (count == 0) return false;
+    std::uint32_t given = 0;
+    auto note = [&](Value v) {
+      for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
+    };
+    const NearRare<T>& near = near_rare<T>();
+    for (const SplitMove& move : moves_.split_two()) {
+      const std::uint64_t m = n - move.take;
+      if (m > start) {
+        // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
+        // partner below start, options already known, so whole vectors of 64 bytes are taken.
+        constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
+        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t first_lane = tuning::kSparseBlock - lanes;
+        given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
+                                 lanes, candidates, count);
+      }
+      for (std::size_t k = rare_before_block; k < rare_.size(); ++k) {  // rare positions new in the block
+        const std::uint64_t r = rare_[k];
+        if (r < m && !(move.unequal && 2 * r == m)) note(static_cast<Value>(rare_values_[k] ^ g[m - r]));
+      }
+    }
+    if (moves_.takes_all(n)) note(0);
+    for (std::uint64_t k : moves_.leave_one())
+      if (k < n) note(g[n - k]);
+    const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
+    if (not_given == 0) return false;
+    const Value c = candidates[std::countr_zero(not_given)];
+    if (known.misses_any_below(common_pattern_, c)) return false;  // a rare value below c may be missing
+    value = c;
+    return true;
+  }
+
   void count_value(Value value) {
     while (value >= bound_) {
       bound_ *= 2;
@@ -662,6 +757,7 @@ class SparseKernel final : public Kernel {
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
+  std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
   std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening

@@ -586,6 +586,129 @@ std::uint64_t take_xor(const T* parts, const T* partners, std::uint64_t count, V
   return take_portable(pairs, 0, count - 1, wanted, found, left);
 }
 
+// find_xor_values. Every lane is compared with every wanted value (Slots of them, repeating the
+// list to fill the slots): the ranges are short (a block's rare positions) and the answer is
+// needed whole, so there is no early stop.
+template <class T>
+std::uint32_t find_masked_xor_portable(const T* parts, const T* partners, const T* holes, std::uint64_t lanes,
+                                       Wanted<T>& wanted) {
+  for (std::uint64_t x = 0; x < lanes && !wanted.done(); ++x)
+    wanted.note(static_cast<T>((parts[x] ^ partners[x]) | holes[x]));
+  return wanted.found;
+}
+
+#ifdef SGX_HAVE_X86_PATHS
+
+// Slot s holds wanted value s % count; a slot's hit counts for that value.
+inline std::uint32_t slot_hits_to_values(std::uint32_t slot_hits, int count) {
+  std::uint32_t found = 0;
+  for (; slot_hits; slot_hits &= slot_hits - 1) found |= 1u << (std::countr_zero(slot_hits) % count);
+  return found;
+}
+
+// ORs into hit[slot] the lanes of v, within `within`, equal to targets[slot].
+template <class T, int Slots, class Lanes>
+__attribute__((target("avx512f,avx512bw"))) void compare_with_slots(__m512i v, Lanes within,
+                                                                   const __m512i (&targets)[Slots],
+                                                                   Lanes (&hit)[Slots]) {
+  for (int slot = 0; slot < Slots; ++slot) {
+    if constexpr (sizeof(T) == 1) hit[slot] |= _mm512_mask_cmpeq_epi8_mask(within, v, targets[slot]);
+    else hit[slot] |= _mm512_mask_cmpeq_epi16_mask(within, v, targets[slot]);
+  }
+}
+
+template <class T, int Slots>
+__attribute__((target("avx512f,avx512bw"))) std::uint32_t find_masked_xor_avx512(const T* parts, const T* partners,
+                                                                               const T* holes, std::uint64_t lanes,
+                                                                               const T* values, int count) {
+  constexpr std::uint64_t kLanes = 64 / sizeof(T);
+  using Lanes = std::conditional_t<sizeof(T) == 1, std::uint64_t, std::uint32_t>;
+  __m512i targets[Slots];
+  for (int slot = 0; slot < Slots; ++slot)
+    targets[slot] = sizeof(T) == 1 ? _mm512_set1_epi8(static_cast<char>(values[slot % count]))
+                                   : _mm512_set1_epi16(static_cast<short>(values[slot % count]));
+  Lanes hit[Slots] = {};
+  constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
+  std::uint64_t x = 0;
+  for (; x + kLanes <= lanes; x += kLanes)
+    compare_with_slots<T, Slots>(_mm512_ternarylogic_epi32(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x),
+                                                           _mm512_loadu_si512(holes + x), kXorThenOr),
+                                 ~Lanes{0}, targets, hit);
+  if (x < lanes) {  // the last lanes, fewer than a vector: loaded under a mask
+    const auto loaded = static_cast<Lanes>((Lanes{1} << (lanes - x)) - 1);
+    __m512i p, q, h;
+    if constexpr (sizeof(T) == 1) {
+      p = _mm512_maskz_loadu_epi8(loaded, parts + x);
+      q = _mm512_maskz_loadu_epi8(loaded, partners + x);
+      h = _mm512_maskz_loadu_epi8(loaded, holes + x);
+    } else {
+      p = _mm512_maskz_loadu_epi16(loaded, parts + x);
+      q = _mm512_maskz_loadu_epi16(loaded, partners + x);
+      h = _mm512_maskz_loadu_epi16(loaded, holes + x);
+    }
+    compare_with_slots<T, Slots>(_mm512_ternarylogic_epi32(p, q, h, kXorThenOr), loaded, targets, hit);
+  }
+  std::uint32_t slot_hits = 0;
+  for (int slot = 0; slot < Slots; ++slot) slot_hits |= std::uint32_t{hit[slot] != 0} << slot;
+  return slot_hits_to_values(slot_hits, count);
+}
+
+template <class T, int Slots>
+__attribute__((target("avx2"))) std::uint32_t find_masked_xor_avx2(const T* parts, const T* partners,
+                                                                   const T* holes, std::uint64_t lanes,
+                                                                   const T* values, int count) {
+  constexpr std::uint64_t kLanes = 32 / sizeof(T);
+  __m256i targets[Slots], hit[Slots];
+  for (int slot = 0; slot < Slots; ++slot) {
+    const T value = values[slot % count];
+    targets[slot] = sizeof(T) == 1 ? _mm256_set1_epi8(static_cast<char>(value))
+                                   : _mm256_set1_epi16(static_cast<short>(value));
+    hit[slot] = _mm256_setzero_si256();
+  }
+  std::uint64_t x = 0;
+  for (; x + kLanes <= lanes; x += kLanes) {
+    const __m256i v = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(parts + x)),
+                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(partners + x))),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(holes + x)));
+    for (int slot = 0; slot < Slots; ++slot)
+      hit[slot] = _mm256_or_si256(hit[slot], sizeof(T) == 1 ? _mm256_cmpeq_epi8(v, targets[slot])
+                                                            : _mm256_cmpeq_epi16(v, targets[slot]));
+  }
+  std::uint32_t slot_hits = 0;
+  for (int slot = 0; slot < Slots; ++slot)
+    slot_hits |= std::uint32_t{_mm256_movemask_epi8(hit[slot]) != 0} << slot;
+  Wanted<T> wanted(values, count);
+  wanted.found = slot_hits_to_values(slot_hits, count);
+  return find_masked_xor_portable(parts + x, partners + x, holes + x, lanes - x, wanted);  // the last lanes
+}
+
+#endif
+
+template <class T>
+std::uint32_t find_masked_xor(const T* parts, const T* partners, const T* holes, std::uint64_t lanes,
+                              const T* values, int count) {
+  assert(count >= 0 && count <= kSearchedValues);
+  if (count == 0) return 0;
+#ifdef SGX_HAVE_X86_PATHS
+  if constexpr (sizeof(T) <= 2) {
+    switch (vector_path()) {
+      case VectorPath::Avx512:
+        if (count <= 4) return find_masked_xor_avx512<T, 4>(parts, partners, holes, lanes, values, count);
+        if (count <= 8) return find_masked_xor_avx512<T, 8>(parts, partners, holes, lanes, values, count);
+        break;
+      case VectorPath::Avx2:
+        if (count <= 4) return find_masked_xor_avx2<T, 4>(parts, partners, holes, lanes, values, count);
+        if (count <= 8) return find_masked_xor_avx2<T, 8>(parts, partners, holes, lanes, values, count);
+        break;
+      case VectorPath::Portable: break;
+    }
+  }
+#endif
+  Wanted<T> wanted(values, count);
+  return find_masked_xor_portable(parts, partners, holes, lanes, wanted);
+}
+
 }  // namespace
 
 std::uint32_t find_pair_values(const std::uint8_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
@@ -627,6 +750,19 @@ std::uint64_t take_xor_values(const std::uint16_t* parts, const std::uint16_t* p
 std::uint64_t take_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, std::uint64_t count,
                               ValueSet& wanted, ValueSet& found, std::uint64_t left) {
   return take_xor(parts, partners, count, wanted, found, left);
+}
+
+std::uint32_t find_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, const std::uint8_t* holes,
+                              std::uint64_t lanes, const std::uint8_t* wanted, int count) {
+  return find_masked_xor(parts, partners, holes, lanes, wanted, count);
+}
+std::uint32_t find_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, const std::uint16_t* holes,
+                              std::uint64_t lanes, const std::uint16_t* wanted, int count) {
+  return find_masked_xor(parts, partners, holes, lanes, wanted, count);
+}
+std::uint32_t find_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, const std::uint32_t* holes,
+                              std::uint64_t lanes, const std::uint32_t* wanted, int count) {
+  return find_masked_xor(parts, partners, holes, lanes, wanted, count);
 }
 
 }  // namespace sgx

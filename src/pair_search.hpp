@@ -29,6 +29,19 @@ std::uint32_t find_pair_values(const std::uint16_t* g, std::uint64_t m, std::uin
 std::uint32_t find_pair_values(const std::uint32_t* g, std::uint64_t m, std::uint64_t from, std::uint64_t to,
                                const std::uint32_t* wanted, int count);
 
+// Which of wanted[0..count-1] (count <= kSearchedValues, distinct) occur as
+// (parts[x] ^ partners[x]) | holes[x] for some x < lanes: bit i of the result is set when
+// wanted[i] does. holes[x] is 0 where lane x is a pair and all ones where it is none, so such a
+// lane holds the largest value of T, which must not be wanted. The sparse kernel keeps the values
+// of the small rare positions in reverse, so that a heap's pairs with them are lanes against
+// its nearest partners, read forwards.
+std::uint32_t find_xor_values(const std::uint8_t* parts, const std::uint8_t* partners, const std::uint8_t* holes,
+                              std::uint64_t lanes, const std::uint8_t* wanted, int count);
+std::uint32_t find_xor_values(const std::uint16_t* parts, const std::uint16_t* partners, const std::uint16_t* holes,
+                              std::uint64_t lanes, const std::uint16_t* wanted, int count);
+std::uint32_t find_xor_values(const std::uint32_t* parts, const std::uint32_t* partners, const std::uint32_t* holes,
+                              std::uint64_t lanes, const std::uint32_t* wanted, int count);
+
 // Moves from wanted to found each value G(x) ^ G(m - x) with x in [from, to] (to <= m - to),
 // stopping once left (the number of values in wanted) reaches 0; returns what is left. found
 // holds at least the values wanted does. With AVX-512 the pairs' values are looked up in the

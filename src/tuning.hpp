@@ -11,6 +11,12 @@ namespace sgx::tuning {
 // block starts are enumerated in parallel; the rest in order. Smaller blocks leave less to the
 // ordered pass, larger ones cost fewer thread start-ups.
 inline constexpr std::uint64_t kSparseBlock = 256;
+static_assert(kSparseBlock % 64 == 0, "the ordered part reads the near rare positions in vectors of 64 bytes");
+// The sparse kernel's ordered part settles most heaps by comparing the options it alone sees
+// with the heap's kQuickCandidates least common values not yet seen (decide_quickly); games with
+// more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
+inline constexpr int kQuickCandidates = 4;
+inline constexpr std::size_t kQuickMovesAtMost = 4;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).
 inline constexpr std::uint64_t kSparseGroup = 64;

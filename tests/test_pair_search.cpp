@@ -203,5 +203,55 @@ TEST_P(PairSearchUnder, TakeTwoByteValuesEqualsALoop) {
 }
 TEST_P(PairSearchUnder, TakeFourByteValuesEqualsALoop) { check_random_takes<std::uint32_t>(1024, 1024); }
 
+// find_xor_values against a loop, with holes (lanes that are no pair) among the lanes and every
+// length from none to a few vectors, so that whole vectors, the last lanes and lanes before the
+// first whole vector are all exercised.
+template <class T>
+void check_random_xor_searches(std::uint32_t value_mask) {
+  std::mt19937_64 rng(777 + sizeof(T));
+  constexpr T kHole = static_cast<T>(~T{0});
+  int with_hits = 0, without = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::uint64_t lanes = rng() % 300;
+    std::vector<T> parts(lanes), partners(lanes), holes(lanes);
+    for (std::uint64_t x = 0; x < lanes; ++x) {
+      parts[x] = static_cast<T>(rng() & value_mask);
+      partners[x] = static_cast<T>(rng() & value_mask);
+      holes[x] = rng() % 4 == 0 ? T{0} : kHole;  // a quarter of the lanes are pairs
+    }
+    const int count = 1 + static_cast<int>(rng() % 8);
+    std::vector<T> wanted;
+    while (static_cast<int>(wanted.size()) < count) {
+      const T v = static_cast<T>(rng() & value_mask);
+      if (v != kHole && std::find(wanted.begin(), wanted.end(), v) == wanted.end()) wanted.push_back(v);
+    }
+    std::uint32_t expected = 0;
+    for (std::uint64_t x = 0; x < lanes; ++x)
+      for (int i = 0; i < count; ++i)
+        if (holes[x] == 0 && static_cast<T>(parts[x] ^ partners[x]) == wanted[i]) expected |= 1u << i;
+    ASSERT_EQ(find_xor_values(parts.data(), partners.data(), holes.data(), lanes, wanted.data(), count), expected)
+        << "lanes " << lanes << " count " << count;
+    (expected != 0 ? with_hits : without) += 1;
+  }
+  EXPECT_GT(with_hits, 300);
+  EXPECT_GT(without, 300);
+}
+
+TEST_P(PairSearchUnder, XorOfOneByteLanesEqualsALoop) { check_random_xor_searches<std::uint8_t>(0x3f); }
+TEST_P(PairSearchUnder, XorOfTwoByteLanesEqualsALoop) { check_random_xor_searches<std::uint16_t>(0x7f); }
+TEST_P(PairSearchUnder, XorOfFourByteLanesEqualsALoop) { check_random_xor_searches<std::uint32_t>(0x7f); }
+
+TEST(ValueSetTest, MissesAnyBelowLooksOnlyBelowTheLimitAndOutsideThePattern) {
+  ValueSet set(256), pattern(256);
+  for (Value v = 0; v < 256; v += 2) pattern.insert(v);  // the even values are not asked about
+  for (Value v = 1; v < 200; v += 2) set.insert(v);
+  EXPECT_FALSE(set.misses_any_below(pattern, 200));
+  EXPECT_TRUE(set.misses_any_below(pattern, 202));  // 201 is missing
+  set.erase(63);
+  EXPECT_TRUE(set.misses_any_below(pattern, 64));
+  EXPECT_FALSE(set.misses_any_below(pattern, 63));
+  EXPECT_FALSE(set.misses_any_below(pattern, 0));
+}
+
 }  // namespace
 }  // namespace sgx
