@@ -38,14 +38,25 @@ using sgx::Sequence;
 
 // The values as a numpy array of the sequence's own (narrowest) type, without a copy: the array
 // owns the sequence.
-py::array to_numpy(Sequence values) {
+// Arrays of values[begin..end-1] for each range, all on the storage of values (no copy), which
+// lives as long as any of them.
+std::vector<py::array> to_numpy_ranges(Sequence values,
+                                       const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
   auto* owned = new Sequence(std::move(values));
   py::capsule owner(owned, [](void* sequence) { delete static_cast<Sequence*>(sequence); });
-  return owned->visit([&](auto& v) -> py::array {
-    using T = typename std::decay_t<decltype(v)>::value_type;
-    return py::array_t<T>({static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))}, v.data(),
-                          owner);
-  });
+  std::vector<py::array> arrays;
+  for (const auto& [begin, end] : ranges)
+    arrays.push_back(owned->visit([&](auto& v) -> py::array {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      return py::array_t<T>({static_cast<py::ssize_t>(end - begin)}, {static_cast<py::ssize_t>(sizeof(T))},
+                            v.data() + begin, owner);
+    }));
+  return arrays;
+}
+
+py::array to_numpy(Sequence values) {
+  const std::uint64_t n = values.size();
+  return to_numpy_ranges(std::move(values), {{0, n}}).front();
 }
 
 template <class T>
@@ -254,26 +265,40 @@ std::string solution_repr(const PySolution& s) {
 
 struct PyRun {
   sgx::RunInfo info;
+  // G(0..n-1); for a file of format version 2 with a released middle (an older run_octal
+  // --memory), which holds no other values, G(0..prefix_n-1) and tail G(tail_start..n-1).
   py::array values;
+  py::array tail;
+  std::uint64_t n = 0;
+  std::uint64_t tail_start = 0;  // n when there is no tail
+  int format_version = 0;
   std::string path;
 };
 
+// Every version the tools read: a file that holds every value gives them all (a version-3 run with
+// --memory included: its released middle is on disk); a version-2 file gives what it holds.
 PyRun open_run(const py::object& path_object) {
   const std::string path = path_text(path_object);
+  sgx::RunStatus status;
   sgx::RunRecord record;
   {
     py::gil_scoped_release unlocked;
-    record = sgx::read_run_file(path);
+    status = sgx::read_run_status(path);
+    record = sgx::read_run_file(path, status.holds_every_value() ? sgx::LoadValues::All : sgx::LoadValues::AsRun);
   }
-  if (record.values.has_released())
-    throw py::value_error(path + " was written by a run with --memory and keeps only " + record.values.kept_text() +
-                          ": sgx.open reads files that hold every value");
-  py::array values = to_numpy(std::move(record.values));
-  return {std::move(static_cast<sgx::RunInfo&>(record)), std::move(values), path};
+  const std::uint64_t n = record.values.size();
+  const bool released = record.values.has_released();
+  const std::uint64_t prefix_end = released ? record.values.prefix_end() : n;
+  const std::uint64_t tail_start = released ? record.values.tail_start() : n;
+  std::vector<py::array> parts = to_numpy_ranges(std::move(record.values), {{0, prefix_end}, {tail_start, n}});
+  return {std::move(static_cast<sgx::RunInfo&>(record)), std::move(parts[0]), std::move(parts[1]), n, tail_start,
+          status.format_version, path};
 }
 
 std::string run_repr(const PyRun& run) {
-  return "Run('" + run.path + "', game='" + run.info.game + "', n=" + std::to_string(run.values.size()) +
+  const std::string kept =
+      run.tail_start < run.n ? ", kept='" + sgx::kept_values_text(run.values.size(), run.tail_start, run.n) + "'" : "";
+  return "Run('" + run.path + "', game='" + run.info.game + "', n=" + std::to_string(run.n) + kept +
          ", complete=" + (run.info.complete ? "True" : "False") + ", engine='" + run.info.engine + "', period=" +
          period_repr(run.info.period) + ")";
 }
@@ -386,10 +411,16 @@ misere  whoever makes the last move loses
     (2, 'N', [<heap 1: 3 -> 1>]))");
 
   py::class_<PyRun>(m, "Run", "A run file written by run_octal: its values and what it says about them.")
-      .def_readonly("values", &PyRun::values, "G(0..n-1) as a numpy array")
+      .def_readonly("values", &PyRun::values,
+                    "G(0..n-1) as a numpy array; for a file of format version 2 written with --memory, "
+                    "G(0..prefix_n-1), the values it holds before its released middle")
+      .def_readonly("tail", &PyRun::tail,
+                    "G(tail_start..n-1) of a file of format version 2 written with --memory; empty otherwise")
+      .def_readonly("tail_start", &PyRun::tail_start, "the n of tail[0]; n when there is no tail")
+      .def_readonly("format_version", &PyRun::format_version)
       .def_readonly("path", &PyRun::path)
       .def_property_readonly("game", [](const PyRun& r) { return r.info.game; }, "canonical code")
-      .def_property_readonly("n", [](const PyRun& r) { return r.values.size(); })
+      .def_readonly("n", &PyRun::n, "how many values the run computed")
       .def_property_readonly("complete", [](const PyRun& r) { return r.info.complete; },
                              "False for a checkpoint that has not reached target_n")
       .def_property_readonly("target_n", [](const PyRun& r) { return r.info.target_n; })
@@ -400,9 +431,11 @@ misere  whoever makes the last move loses
       .def("__repr__", &run_repr);
 
   m.def("open", &open_run, py::arg("path"),
-        R"(Reads a run file of run_octal (HDF5): .values as a numpy array, and .game, .n, .complete,
-.target_n, .engine, .program_version, .stats, .period as stored. A damaged, missing or foreign
-file raises OSError with the reason.)");
+        R"(Reads a run file of run_octal (HDF5), of any format version: .values as a numpy array, and
+.game, .n, .complete, .target_n, .engine, .program_version, .format_version, .stats, .period as
+stored. A file of format version 2 written with --memory holds no values between G(prefix_n - 1)
+and G(tail_start): .values then ends at prefix_n and .tail holds G(tail_start..n-1). A damaged,
+missing or foreign file raises OSError with the reason.)");
 
   m.def(
       "canonical", [](const std::string& code) { return sgx::parse_rules(code).canonical(); }, py::arg("code"),

@@ -39,10 +39,9 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
   if (done == MAP_FAILED) throw std::bad_alloc();
 }
 
-}  // namespace
-
-namespace detail {
-
+// The storage PageAllocator hands out. Large blocks are reserved from the system without being
+// committed, so that a run's storage can be reserved for its whole target, 2^36 values and more,
+// however little of it stays in memory; small blocks come from operator new.
 void* allocate_value_block(std::size_t bytes) {
   return bytes < kPageBlockBytes ? ::operator new(bytes) : allocate_pages(bytes);
 }
@@ -54,7 +53,22 @@ void free_value_block(void* block, std::size_t bytes) noexcept {
     munmap(block, bytes);
 }
 
-}  // namespace detail
+}  // namespace
+
+template <class T>
+T* PageAllocator<T>::allocate(std::size_t count) {
+  if (count > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+  return static_cast<T*>(allocate_value_block(count * sizeof(T)));
+}
+
+template <class T>
+void PageAllocator<T>::deallocate(T* block, std::size_t count) noexcept {
+  free_value_block(block, count * sizeof(T));
+}
+
+template struct PageAllocator<std::uint8_t>;
+template struct PageAllocator<std::uint16_t>;
+template struct PageAllocator<std::uint32_t>;
 
 std::string kept_values_text(std::uint64_t prefix_end, std::uint64_t tail_start, std::uint64_t n) {
   std::string kept;

@@ -11,37 +11,23 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "atomic_file.hpp"
+
 namespace sgx {
 
 namespace {
 
-[[noreturn]] void system_error(const std::string& what, const std::string& path) {
+[[noreturn]] void system_error(const std::string& what, const std::string& path, int error = errno) {
   std::string message = what;
-  message.append(" ").append(path).append(": ").append(std::strerror(errno));
+  message.append(" ").append(path).append(": ").append(std::strerror(error));
   throw std::runtime_error(message);
 }
 
+// Appends text to the table. The row counts as done only once it is on disk: a crash may then
+// lose the game in progress, never a finished one.
 void write_all(int fd, const std::string& text, const std::string& path) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) system_error("cannot write", path);
-    done += static_cast<std::size_t>(wrote);
-  }
-  // The row counts as done only once it is on disk: a crash may then lose the game in progress,
-  // never a finished one.
+  if (const int error = write_fully(fd, text); error != 0) system_error("cannot write", path, error);
   if (::fsync(fd) != 0) system_error("cannot flush", path);
-}
-
-// Makes a new or renamed directory entry durable.
-void sync_directory_of(const std::string& path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;  // best effort: some file systems do not allow it
-  ::fsync(fd);
-  ::close(fd);
 }
 
 std::string read_whole_file(const std::string& path) {
@@ -163,19 +149,19 @@ std::vector<SweepRow> SweepTable::finish() {
   std::string text = sweep_csv_header() + "\n";
   for (const SweepRow& row : rows) text.append(to_csv_line(row)).append("\n");
 
-  const std::string temporary = path_ + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) system_error("cannot create", temporary);
   try {
-    write_all(fd, text, temporary);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
+    AtomicFile file(path_);
+    file.write(text);
+    file.commit();
+  } catch (const AtomicFileError& e) {
+    switch (e.step()) {
+      case AtomicFileError::Step::Create: system_error("cannot create", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Write: system_error("cannot write", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Flush: system_error("cannot flush", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Rename: system_error("cannot rename the table to", path_, e.error());
+    }
     throw;
   }
-  ::close(fd);
-  if (::rename(temporary.c_str(), path_.c_str()) != 0) system_error("cannot rename the table to", path_);
-  sync_directory_of(path_);
   rows_ = rows;
   return rows;
 }

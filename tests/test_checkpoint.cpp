@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sgx/store.hpp"
+#include "store_write.hpp"
 #include "tool_process.hpp"
 #include "sgx/version.hpp"
 #include "tuning.hpp"

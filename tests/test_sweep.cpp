@@ -12,6 +12,7 @@
 
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
+#include "atomic_file.hpp"
 
 namespace sgx {
 namespace {
@@ -318,7 +319,7 @@ TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
   std::vector<std::string> games;
   for (std::string line; std::getline(lines, line);) games.push_back(line.substr(0, line.find(',')));
   EXPECT_EQ(games, (std::vector<std::string>{"game", "0.77", "0.07", "0.137"}));
-  EXPECT_FALSE(fs::exists(path_ + ".tmp"));
+  EXPECT_FALSE(fs::exists(temporary_path_for(path_))) << "the temporary file of the final rewrite was left";
 }
 
 TEST_F(SweepTableTest, AnExistingFileIsOnlyResumedWhenAsked) {

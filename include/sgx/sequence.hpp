@@ -23,19 +23,12 @@ namespace sgx {
 
 using Value = std::uint32_t;
 
-namespace detail {
-// The storage PageAllocator hands out (sequence.cpp). Large blocks are reserved from the system
-// without being committed, so that a run's storage can be reserved for its whole target, 2^36
-// values and more, however little of it stays in memory; small blocks come from operator new.
-void* allocate_value_block(std::size_t bytes);
-void free_value_block(void* block, std::size_t bytes) noexcept;
-}  // namespace detail
-
 // The values a bounded run keeps, for messages: "G(0..4095) and G(900000..999999)" for a prefix
 // ending at prefix_end and a tail from tail_start to n - 1 (either may be empty).
 std::string kept_values_text(std::uint64_t prefix_end, std::uint64_t tail_start, std::uint64_t n);
 
-// The values' allocator: storage from detail::allocate_value_block, new elements left unwritten.
+// The values' allocator, new elements left unwritten. Where the storage comes from is the
+// library's affair (sequence.cpp); only what the hot loops inline is here.
 template <class T>
 struct PageAllocator {
   using value_type = T;
@@ -43,11 +36,8 @@ struct PageAllocator {
   template <class U>
   PageAllocator(const PageAllocator<U>&) noexcept {}
 
-  T* allocate(std::size_t count) {
-    if (count > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(detail::allocate_value_block(count * sizeof(T)));
-  }
-  void deallocate(T* block, std::size_t count) noexcept { detail::free_value_block(block, count * sizeof(T)); }
+  T* allocate(std::size_t count);
+  void deallocate(T* block, std::size_t count) noexcept;
   // Growing a vector leaves the new values unwritten, so that storage with a released middle can
   // be set up without touching its pages (Sequence::resize writes its zeros itself).
   template <class U>
@@ -61,6 +51,11 @@ struct PageAllocator {
 
   friend bool operator==(const PageAllocator&, const PageAllocator&) { return true; }
 };
+
+// The value types of a Sequence, the only ones the library allocates for.
+extern template struct PageAllocator<std::uint8_t>;
+extern template struct PageAllocator<std::uint16_t>;
+extern template struct PageAllocator<std::uint32_t>;
 
 // The storage of one value type.
 template <class T>

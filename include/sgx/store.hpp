@@ -204,10 +204,4 @@ FileKind read_file_kind(const std::string& path);
 // its start instead of at its first checkpoint.
 void check_can_write(const std::string& path);
 
-namespace detail {
-// write_run_file, but stamping another format_version: lets tests check that files of other
-// versions are refused. Not for normal use.
-void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version);
-}  // namespace detail
-
 }  // namespace sgx

@@ -173,6 +173,75 @@ def test_open_reads_what_run_octal_wrote(tmp_path):
     assert "game='0.137'" in repr(run)
 
 
+def test_open_reads_a_run_with_memory_whole(tmp_path):
+    # Format version 3 with prefix_n: the run kept a prefix and a tail in memory, every value is on
+    # disk. 2^25 values of sub:1,3,4 (G(n) = a repeating 0,1,0,1,2,3,2) at two bytes under 128 MB.
+    n = 2**25
+    path = tmp_path / "bounded.h5"
+    run_octal("sub:1,3,4", "--n", str(n), "--no-shortcut", "--memory", "128M", "--quiet", "--out", str(path))
+    run = sgx.open(path)
+    assert run.format_version == 3
+    assert run.n == n and run.values.shape == (n,)
+    assert np.array_equal(run.values[:14], [0, 1, 0, 1, 2, 3, 2] * 2)
+    assert np.array_equal(run.values, np.resize(np.array([0, 1, 0, 1, 2, 3, 2], dtype=run.values.dtype), n))
+    assert run.tail.size == 0 and run.tail_start == n
+    assert "kept=" not in repr(run)
+
+
+def write_version_2_file(path, values, prefix_n, tail_start):
+    """A run file of format version 2, as an older run_octal --memory wrote it: G(0..prefix_n-1)
+    in /values, G(tail_start..n-1) in /tail, the rare-value state in /sparse."""
+    h5py = pytest.importorskip("h5py")
+    n = len(values)
+    histogram = np.bincount(values).astype(np.uint64)
+
+    def text(value):
+        return np.bytes_(value)
+
+    with h5py.File(path, "w") as f:
+        f.attrs["format_version"] = np.int32(2)
+        f.attrs["game"] = text("0.137")
+        f.attrs["n"] = np.uint64(n)
+        f.attrs["prefix_n"] = np.uint64(prefix_n)
+        f.attrs["tail_start"] = np.uint64(tail_start)
+        f.attrs["complete"] = np.uint8(1)
+        f.attrs["target_n"] = np.uint64(n)
+        f.attrs["engine"] = text("sparse")
+        f.attrs["program_version"] = text("0.9")
+        f.create_dataset("values", data=values[:prefix_n], fletcher32=True, chunks=True)
+        f.create_dataset("tail", data=values[tail_start:], fletcher32=True, chunks=True)
+        stats = f.create_group("stats")
+        for name, value in [("rare_mask", np.uint64(0)), ("rare_count", np.uint64(0)), ("last_rare", np.int64(-1)),
+                            ("max_value", np.uint32(values.max())), ("max_at", np.uint64(values.argmax()))]:
+            stats.attrs[name] = value
+        period = f.create_group("period")
+        for name, value in [("found", np.uint8(0)), ("proven", np.uint8(0)), ("preperiod", np.uint64(0)),
+                            ("period", np.uint64(0)), ("saltus", np.int64(0)), ("theorem", text("none")),
+                            ("proof_needs_n", np.uint64(0)), ("checked_n", np.uint64(0))]:
+            period.attrs[name] = value
+        sparse = f.create_group("sparse")
+        sparse.attrs["mask"] = np.uint64(0)
+        sparse.attrs["max_value"] = np.uint32(values.max())
+        sparse.attrs["max_at"] = np.uint64(values.argmax())
+        sparse.create_dataset("histogram", data=histogram)
+
+
+def test_open_reads_a_version_2_file_as_it_holds(tmp_path):
+    values = sgx.sequence("0.137", 5000)
+    path = tmp_path / "v2.h5"
+    write_version_2_file(path, values, prefix_n=1000, tail_start=4000)
+    run = sgx.open(path)
+    assert (run.format_version, run.n, run.tail_start) == (2, 5000, 4000)
+    assert np.array_equal(run.values, values[:1000])
+    assert np.array_equal(run.tail, values[4000:])
+    assert run.values.dtype == values.dtype
+    assert "kept='G(0..999) and G(4000..4999)'" in repr(run)
+    # The same file with nothing released reads whole.
+    write_version_2_file(tmp_path / "whole.h5", values, prefix_n=5000, tail_start=5000)
+    whole = sgx.open(tmp_path / "whole.h5")
+    assert np.array_equal(whole.values, values) and whole.tail.size == 0
+
+
 def test_open_refuses_a_missing_file(tmp_path):
     with pytest.raises(OSError, match="none.h5"):
         sgx.open(tmp_path / "none.h5")

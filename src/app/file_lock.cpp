@@ -6,21 +6,15 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "cli.hpp"
+#include "os_error.hpp"
 #include "sgx/store.hpp"
 
 namespace sgx::cli {
 
 namespace {
-
-std::string os_reason(int error) {
-  std::string reason = std::strerror(error);
-  if (!reason.empty() && reason[0] >= 'A' && reason[0] <= 'Z') reason[0] = static_cast<char>(reason[0] - 'A' + 'a');
-  return reason;
-}
 
 // "pid 1234 on host node17 since 2026-11-25 14:30:05 UTC": who holds a lock, as its file says.
 std::string holder_text() {
