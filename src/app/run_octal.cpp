@@ -103,9 +103,9 @@ Bounded memory:
   repeating tails or three-heap splits. The mask no longer changes once values are released,
   and a period is no longer filled in as it is proven; the file still holds every value (--print,
   sg_period and sg_solve --from read them back, and the period analysis reads the released ones
-  from it, so a preperiod among them is found and proven) and the rare-value state, and --resume
-  (with --memory) continues it. If a heap ever needs a released value, the run stops with a checkpoint and says
-  which; more memory is the only remedy.
+  from it, so a preperiod among them is found and proven) and the rare-value state, and
+  --resume (with --memory) continues it. If a heap ever needs a released value, the run stops
+  with a checkpoint and says which; more memory is the only remedy.
 
 Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
