@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -148,7 +149,26 @@ py::array sequence(const std::string& game, std::int64_t n, const std::optional<
 
 // ---- period and stats ----
 
+// The period of the run in a file, from its values read a block at a time, so that a run of any
+// length is analysed in a few tens of megabytes (format version 3; older files are read whole).
+sgx::PeriodResult period_of_run_file(const std::string& path, const std::optional<std::string>& game) {
+  py::gil_scoped_release unlocked;
+  const sgx::RunStatus status = sgx::read_run_status(path);
+  if (game && sgx::parse_rules(*game).canonical() != status.game)
+    throw py::value_error(path + " holds a run of " + status.game + ", not " + *game);
+  const sgx::Rules rules = sgx::parse_rules(status.game);
+  if (status.format_version < sgx::kSegmentedFormatVersion)
+    return sgx::analyze_period(sgx::read_run_file(path, sgx::LoadValues::All).values, rules);
+  const sgx::ValueReader read = [&path](std::uint64_t from, std::uint64_t to, sgx::Value* out) {
+    const std::vector<sgx::Value> values = sgx::read_run_values(path, from, to);
+    std::copy(values.begin(), values.end(), out);
+  };
+  return sgx::analyze_period(status.n, read, rules);
+}
+
 sgx::PeriodResult period(const py::object& values_object, const std::optional<std::string>& game) {
+  if (py::isinstance<py::str>(values_object) || py::hasattr(values_object, "__fspath__"))
+    return period_of_run_file(path_text(values_object), game);
   const Sequence values = from_python(values_object);
   std::optional<sgx::Rules> rules;
   if (game) rules = sgx::parse_rules(*game);
@@ -361,12 +381,14 @@ Once a period is proven the remaining values follow from it. Ctrl-C stops the co
       .def("__str__", &sgx::period_text);
 
   m.def("period", &period, py::arg("values"), py::arg("game") = py::none(),
-        R"(The eventual period of values (a list or numpy array of non-negative integers).
+        R"(The eventual period of values (a list or numpy array of non-negative integers), or of the
+run in a file of run_octal (a path: its values are read a block at a time, never all at once).
 
 With game (the code or name whose values these are), the period is detected and proven as
 run_octal does: .proven is True when a theorem certifies it from the values given, and
 .proof_needs_n says how many values that takes. Without game, the period is found by repetition
-alone (a tail of two full periods covering a quarter of the values) and never proven.)");
+alone (a tail of two full periods covering a quarter of the values) and never proven. A file
+names its game (game, if given, must be the same).)");
 
   py::class_<sgx::SparseStats>(m, "Stats", "Rare-value statistics of a sequence; see sgx.stats.")
       .def_readonly("rare_mask", &sgx::SparseStats::rare_mask, "the mask with the fewest rare positions")

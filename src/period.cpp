@@ -4,6 +4,9 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 // How a periodic tail is found (one O(N) pass, no search over candidate periods).
 //
@@ -76,30 +79,77 @@ std::uint64_t needed_values(const ProofPlan& plan, std::uint64_t preperiod, std:
   return plan.heaps * start + plan.heaps * period + plan.take;
 }
 
-// The values are read through a span so that a heap game's sequence and a row of a two-dimensional
-// table go through the same code.
+// The analysis reads the values in two ways, so that it never needs them all in memory:
+//   - the prefix function and the choice of the tail read the last window + 1 values, G(n - L..n-1)
+//     with L = min(n, window + 1), at random: LastValues, a view of values in memory (no copy) or,
+//     for values on disk, one buffer read once;
+//   - the backward check for n0 and the list of exceptions run over every value once or twice:
+//     ScanValues, which reads the values outside the last ones a block at a time.
+// Both give exactly the values a whole sequence in memory gives, so the result is the same.
+
+// Values read through a ValueReader at a time: enough for a read to cost little per value, few
+// enough that the blocks are nothing beside the window.
+constexpr std::uint64_t kReadBlock = std::uint64_t{1} << 18;
+
+// G(first..first + values.size() - 1), the last values of a sequence of first + values.size().
 template <class T>
-std::int64_t difference(std::span<const T> g, std::uint64_t from, std::uint64_t to) {
-  return static_cast<std::int64_t>(g[to]) - static_cast<std::int64_t>(g[from]);
-}
+struct LastValues {
+  std::span<const T> values;
+  std::uint64_t first = 0;
+  std::int64_t operator()(std::uint64_t n) const { return static_cast<std::int64_t>(values[n - first]); }
+  std::uint64_t end() const { return first + values.size(); }
+};
+
+// G(i) for a scan that moves one way through the values: from the last values where they hold it,
+// else from a block of kReadBlock values read through read, the one that holds i and the values
+// the scan asks for next.
+template <class T>
+class ScanValues {
+ public:
+  enum class Direction { Forward, Backward };
+  ScanValues(const LastValues<T>& last, const ValueReader& read, Direction direction)
+      : last_(last), read_(read), direction_(direction) {}
+
+  std::int64_t operator()(std::uint64_t i) {
+    if (i >= last_.first) return last_(i);
+    if (i < block_first_ || i - block_first_ >= block_.size()) load(i);
+    return static_cast<std::int64_t>(block_[i - block_first_]);
+  }
+
+ private:
+  void load(std::uint64_t i) {
+    const std::uint64_t from = direction_ == Direction::Forward ? i : i + 1 - std::min(i + 1, kReadBlock);
+    const std::uint64_t to = std::min(from + kReadBlock, last_.first);
+    block_.resize(to - from);
+    read_(from, to, block_.data());
+    block_first_ = from;
+  }
+
+  const LastValues<T>& last_;
+  const ValueReader& read_;
+  Direction direction_;
+  std::vector<Value> block_;
+  std::uint64_t block_first_ = 0;
+};
 
 // pi[i] = longest proper border of R(0..i), R(i) = D(M-1-i) the differences read backwards, for
-// i < length. The prefix function of a prefix is the prefix of the prefix function, so stopping at
-// length gives exactly the least periods of the suffixes up to that length: a window over the last
-// differences costs no exactness for periods up to half its length, only memory.
-// Index is uint32 when it can hold M, halving the only large array.
-template <class Index, class T>
-std::unique_ptr<Index[]> reversed_borders(std::span<const T> g, std::uint64_t length) {
-  const std::uint64_t m = g.size() - 1;
-  auto r = [&g, m](std::uint64_t i) { return difference(g, m - 1 - i, m - i); };
-  auto pi = std::make_unique_for_overwrite<Index[]>(length);
+// i < length = last.values.size() - 1. The prefix function of a prefix is the prefix of the prefix
+// function, so stopping at length gives exactly the least periods of the suffixes up to that
+// length: a window over the last differences costs no exactness for periods up to half its
+// length, only memory (4 bytes a difference; the window is below 2^32).
+template <class T>
+std::unique_ptr<std::uint32_t[]> reversed_borders(const LastValues<T>& last) {
+  const std::uint64_t length = last.values.size() - 1;
+  const std::uint64_t m = last.end() - 1;
+  auto r = [&last, m](std::uint64_t i) { return last(m - i) - last(m - 1 - i); };
+  auto pi = std::make_unique_for_overwrite<std::uint32_t[]>(length);
   pi[0] = 0;
   std::uint64_t k = 0;
   for (std::uint64_t i = 1; i < length; ++i) {
     const std::int64_t c = r(i);
     while (k > 0 && r(k) != c) k = pi[k - 1];
     if (r(k) == c) ++k;
-    pi[i] = static_cast<Index>(k);
+    pi[i] = static_cast<std::uint32_t>(k);
   }
   return pi;
 }
@@ -112,8 +162,7 @@ struct Suffix {
 
 // The longest suffix of at most length differences holding two full periods (criterion 2), or
 // length 0. When the true one is longer, this is its last length differences, with the same period.
-template <class Index>
-Suffix longest_repeating(const Index* pi, std::uint64_t length) {
+Suffix longest_repeating(const std::uint32_t* pi, std::uint64_t length) {
   for (std::uint64_t len = length; len >= 2; --len) {
     const std::uint64_t q = len - pi[len - 1];
     if (len >= 2 * q) return {len, q};
@@ -123,17 +172,17 @@ Suffix longest_repeating(const Index* pi, std::uint64_t length) {
 
 // The longest suffix of at most length differences whose period a theorem proves with these
 // values (criterion 1), or length 0.
-template <class Index, class T>
-Suffix longest_proven(const Index* pi, std::uint64_t length, std::span<const T> g, const ProofPlan& plan) {
+template <class T>
+Suffix longest_proven(const std::uint32_t* pi, std::uint64_t length, const LastValues<T>& last, const ProofPlan& plan) {
   if (plan.theorem.empty()) return {};
-  const std::uint64_t n = g.size();
+  const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
   for (std::uint64_t len = length; len >= 1; --len) {
     const std::uint64_t n0 = m - len;
     // Shorter suffixes start later and need even more values: stop.
     if (needed_values(plan, n0, 1) > n) break;
     const std::uint64_t q = len - pi[len - 1];
-    if (needed_values(plan, n0, q) <= n && g[n0 + q] == g[n0]) return {len, q};
+    if (needed_values(plan, n0, q) <= n && last(n0 + q) == last(n0)) return {len, q};
   }
   return {};
 }
@@ -147,11 +196,13 @@ bool worth_reporting(std::uint64_t n, std::uint64_t preperiod, std::uint64_t per
   return saltus == 0 || saltus_allowed;
 }
 
-// Last n with G(n+p) != G(n) + s, plus one: the preperiod by its definition.
+// Last n with G(n+p) != G(n) + s, plus one: the preperiod by its definition. One backward pass.
 template <class T>
-std::uint64_t exact_preperiod(std::span<const T> g, std::uint64_t p, std::int64_t s) {
-  for (std::uint64_t n = g.size() - p; n-- > 0;)
-    if (difference(g, n, n + p) != s) return n + 1;
+std::uint64_t exact_preperiod(const LastValues<T>& last, const ValueReader& read, std::uint64_t p, std::int64_t s) {
+  ScanValues<T> low(last, read, ScanValues<T>::Direction::Backward);
+  ScanValues<T> high(last, read, ScanValues<T>::Direction::Backward);
+  for (std::uint64_t n = last.end() - p; n-- > 0;)
+    if (high(n + p) - low(n) != s) return n + 1;
   return 0;
 }
 
@@ -159,58 +210,115 @@ std::uint64_t exact_preperiod(std::span<const T> g, std::uint64_t p, std::int64_
 // being the first position of n's residue class in the tail. This is the Winning Ways list
 // (0.137: 0 14 16 17 31 34 51); comparing with G(n + p) alone would miss 17 (G(17) = G(51), but
 // 51 is itself exceptional) and report 0 and 34 differently. n0 - 1 is always on the list.
+// One forward pass over G(0..n0-1); the positions r cycle through G(n0..n0+p-1).
 template <class T>
-std::vector<std::uint64_t> list_exceptions(std::span<const T> g, std::uint64_t p, std::int64_t s,
-                                           std::uint64_t preperiod) {
+std::vector<std::uint64_t> list_exceptions(const LastValues<T>& last, const ValueReader& read, std::uint64_t p,
+                                           std::int64_t s, std::uint64_t preperiod) {
+  ScanValues<T> before(last, read, ScanValues<T>::Direction::Forward);
+  ScanValues<T> in_tail(last, read, ScanValues<T>::Direction::Forward);
   std::vector<std::uint64_t> out;
   for (std::uint64_t n = 0; n < preperiod && out.size() < kMaxExceptions; ++n) {
     const std::uint64_t k = (preperiod - n + p - 1) / p;
-    if (difference(g, n, n + k * p) != static_cast<std::int64_t>(k) * s) out.push_back(n);
+    if (in_tail(n + k * p) - before(n) != static_cast<std::int64_t>(k) * s) out.push_back(n);
   }
   return out;
 }
 
-// Fills found, period, saltus, preperiod and exceptions. plan.theorem is empty when no theorem
-// applies (then only criterion 2 can find a period).
-// Only the last window differences are compared (see reversed_borders): a longer periodic tail is
-// found from its last window differences, and exact_preperiod then follows it back to its start.
-template <class Index, class T>
-void detect(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
+// Fills found, period, saltus, preperiod and exceptions of G(0..last.end()-1). plan.theorem is
+// empty when no theorem applies (then only criterion 2 can find a period). Only the differences
+// within last are compared (see reversed_borders): a longer periodic tail is found from its last
+// differences, and exact_preperiod then follows it back to its start, reading the values before
+// last through read.
+template <class T>
+void detect(const LastValues<T>& last, const ValueReader& read, const ProofPlan& plan, bool saltus_allowed,
             PeriodResult& result) {
-  const std::uint64_t n = g.size();
+  const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
-  const std::uint64_t length = std::min(m, window);
-  const auto pi = reversed_borders<Index>(g, length);
-  Suffix tail = longest_proven(pi.get(), length, g, plan);
+  const std::uint64_t length = last.values.size() - 1;
+  const auto pi = reversed_borders(last);
+  Suffix tail = longest_proven(pi.get(), length, last, plan);
   const bool by_proof = tail.length > 0;
   if (!by_proof) tail = longest_repeating(pi.get(), length);
   if (tail.length == 0) return;
   const std::uint64_t p = tail.period;
-  const std::int64_t s = difference(g, m - tail.length, m - tail.length + p);
-  const std::uint64_t n0 = exact_preperiod(g, p, s);
+  const std::int64_t s = last(m - tail.length + p) - last(m - tail.length);
+  const std::uint64_t n0 = exact_preperiod(last, read, p, s);
   if (!by_proof && !worth_reporting(n, n0, p, s, saltus_allowed)) return;
   result.found = true;
   result.period = p;
   result.saltus = s;
   result.preperiod = n0;
-  result.exceptions = list_exceptions(g, p, s, n0);
+  result.exceptions = list_exceptions(last, read, p, s, n0);
 }
 
-// detect with the narrower index type whenever it can hold the length.
+// How many of the last values a window of differences reads: window + 1, at most n, at least 3
+// when there are (two differences are the least anything is found in), and below 2^32.
+std::uint64_t last_count(std::uint64_t n, std::uint64_t window) {
+  const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max();
+  return std::min(n, std::clamp<std::uint64_t>(window, 2, limit) + 1);
+}
+
+// detect for values all in memory (no copy of them is made).
 template <class T>
-void detect_any_length(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
-                       PeriodResult& result) {
-  if (g.size() - 1 <= std::numeric_limits<std::uint32_t>::max())
-    detect<std::uint32_t>(g, plan, saltus_allowed, window, result);
-  else
-    detect<std::uint64_t>(g, plan, saltus_allowed, window, result);
+void detect_in_memory(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
+                      PeriodResult& result) {
+  const std::uint64_t count = last_count(g.size(), window);
+  const LastValues<T> last{g.last(count), g.size() - count};
+  const ValueReader read = [g](std::uint64_t from, std::uint64_t to, Value* out) {
+    std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(to), out);
+  };
+  detect(last, read, plan, saltus_allowed, result);
+}
+
+// detect for values read through read: the last ones are read once into a buffer.
+void detect_from_reader(std::uint64_t n, const ValueReader& read, const ProofPlan& plan, bool saltus_allowed,
+                        std::uint64_t window, PeriodResult& result) {
+  const std::uint64_t count = last_count(n, window);
+  std::vector<Value> buffer(count);
+  read(n - count, n, buffer.data());
+  const LastValues<Value> last{std::span<const Value>(buffer), n - count};
+  detect(last, read, plan, saltus_allowed, result);
 }
 
 template <class T>
 PeriodResult additive_period_of(std::span<const T> values) {
   PeriodResult result;
   result.checked_n = values.size();
-  if (values.size() >= 3) detect_any_length(values, ProofPlan{}, true, kPeriodWindow, result);
+  if (values.size() >= 3) detect_in_memory(values, ProofPlan{}, true, kPeriodWindow, result);
+  return result;
+}
+
+// The held values of values from memory, the others (a released middle) through read_released.
+ValueReader held_or_released(const Sequence& values, const ValueReader& read_released) {
+  return [&values, &read_released](std::uint64_t from, std::uint64_t to, Value* out) {
+    // Released values lie in [prefix_end, tail_start): below and above it they are held.
+    const std::uint64_t released_from = std::clamp(values.prefix_end(), from, to);
+    const std::uint64_t released_to = std::clamp(values.tail_start(), released_from, to);
+    values.visit([&](const auto& g) {
+      std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(released_from), out);
+      std::copy(g.begin() + static_cast<std::ptrdiff_t>(released_to), g.begin() + static_cast<std::ptrdiff_t>(to),
+                out + (released_to - from));
+    });
+    if (released_from < released_to) read_released(released_from, released_to, out + (released_from - from));
+  };
+}
+
+// What every analysis of a heap game's sequence shares: the plan, the criterion, the proof.
+template <class Detect>
+PeriodResult analyze_game(std::uint64_t n, const Rules& rules, Detect detect_values) {
+  PeriodResult result;
+  result.checked_n = n;
+  const ProofPlan plan = plan_for(rules);
+  result.applicable_theorem = plan.theorem;
+  if (n < 3) return result;
+  // Finite octal codes are never arithmetic-periodic (see the top of the file).
+  const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
+  detect_values(plan, saltus_allowed, result);
+  if (result.found && !plan.theorem.empty()) {
+    result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
+    result.proven = result.saltus == 0 && n >= result.proof_needs_n;
+    if (result.proven) result.theorem = plan.theorem;
+  }
   return result;
 }
 
@@ -249,23 +357,37 @@ std::string proof_wait_text(const PeriodResult& period) {
 }
 
 PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window) {
-  PeriodResult result;
-  const std::uint64_t n = values.size();
-  result.checked_n = n;
-  const ProofPlan plan = plan_for(rules);
-  result.applicable_theorem = plan.theorem;
-  if (n < 3) return result;
-  // Finite octal codes are never arithmetic-periodic (see the top of the file).
-  const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
-  values.visit([&](const auto& g) {
-    detect_any_length(std::span(g.data(), g.size()), plan, saltus_allowed, std::max<std::uint64_t>(window, 2), result);
+  if (values.has_released())
+    throw std::logic_error("the period analysis of " + values.kept_text() +
+                           " needs a reader of the released values (a run file)");
+  return analyze_game(values.size(), rules, [&](const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+    values.visit([&](const auto& g) {
+      detect_in_memory(std::span(g.data(), g.size()), plan, saltus_allowed, window, result);
+    });
   });
-  if (result.found && !plan.theorem.empty()) {
-    result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
-    result.proven = result.saltus == 0 && n >= result.proof_needs_n;
-    if (result.proven) result.theorem = plan.theorem;
-  }
-  return result;
+}
+
+PeriodResult analyze_period(const Sequence& values, const ValueReader& read_released, const Rules& rules,
+                            std::uint64_t window) {
+  if (!values.has_released()) return analyze_period(values, rules, window);
+  const std::uint64_t n = values.size();
+  const ValueReader read = held_or_released(values, read_released);
+  return analyze_game(n, rules, [&](const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+    // The last values are viewed where memory holds them all (a bounded run's tail), else read.
+    const std::uint64_t count = last_count(n, window);
+    if (values.tail_start() > n - count) return detect_from_reader(n, read, plan, saltus_allowed, window, result);
+    values.visit([&](const auto& g) {
+      using T = typename std::decay_t<decltype(g)>::value_type;
+      const LastValues<T> last{std::span<const T>(g.data() + (n - count), count), n - count};
+      detect(last, read, plan, saltus_allowed, result);
+    });
+  });
+}
+
+PeriodResult analyze_period(std::uint64_t n, const ValueReader& read, const Rules& rules, std::uint64_t window) {
+  return analyze_game(n, rules, [&](const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
+    detect_from_reader(n, read, plan, saltus_allowed, window, result);
+  });
 }
 
 }  // namespace sgx

@@ -139,8 +139,9 @@ std::string run_report_text(const RunReport& r) {
   if (r.stats.last_rare >= 0) s << ", last at " << r.stats.last_rare;
   s << "\n";
   const std::string kept = kept_values_text(r.kept_prefix, r.tail_start, r.n);
-  if (r.tail_start > 0 && !r.period.proven)
-    s << "period      not looked for: only " << kept << " are kept\n";
+  // A run continued from a file of format version 2 has its released values in no file.
+  if (r.tail_start > 0 && r.period.checked_n == 0)
+    s << "period      not looked for: only " << kept << " are kept, and the file does not hold the others\n";
   else
     s << "period      " << period_text(r.period) << "\n";
   if (r.memory_limit_bytes > 0) {

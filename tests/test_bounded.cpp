@@ -10,8 +10,10 @@
 #include <string>
 
 #include "sgx/engine.hpp"
+#include "sgx/period.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
+#include "sgx/store.hpp"
 #include "tool_test.hpp"
 
 namespace sgx {
@@ -228,6 +230,63 @@ TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
   EXPECT_EQ(second.values().size(), n + 1000);
 }
 
+// A solved game whose preperiod lies in the released middle: 0.56, period 144 from 326640 on
+// (Gangolli & Plambeck 1989), which Guy-Smith proves from 653570 values. The run keeps 200000
+// values, G(0..49999) and the last ones, and writes every value to its file as run_octal --memory
+// does; the period analysis reads the released ones back from the file. (run_octal's smallest
+// --memory, 128M, releases nothing below 4194304, past this preperiod.)
+using BoundedRunFile = testing::ToolTest;
+
+TEST_F(BoundedRunFile, PreperiodInTheReleasedMiddleIsFoundAndProven) {
+  const Rules rules = parse_rules("0.56");
+  const std::uint64_t n = 700000;
+  const std::string file = path("0.56.h5");
+  RunFileWriter writer = RunFileWriter::start(file, rules.canonical());
+  Engine engine(rules, bounded_options(400000, 2));
+  engine.set_release_limit(0);  // values are released once they are on disk
+  ASSERT_TRUE(engine.compute_to(n, [&](const Progress&) {
+    writer.write_complete_segments(engine.values());
+    engine.set_release_limit(writer.durable_n());
+    return true;
+  }));
+  const Sequence& kept = engine.values();
+  ASSERT_TRUE(kept.has_released());
+  EXPECT_EQ(kept.prefix_end(), 50000u);
+  EXPECT_GT(kept.tail_start(), 326640u) << "the end of the preperiod is released";
+  EXPECT_FALSE(engine.proven_period()) << "the engine does not look for periods among released values";
+  RunInfo info;
+  info.game = rules.canonical();
+  info.target_n = n;
+  info.sparse_state = engine.sparse_state();
+  writer.save(info, kept);
+
+  const ValueReader read_released = [&file](std::uint64_t from, std::uint64_t to, Value* out) {
+    const std::vector<Value> values = read_run_values(file, from, to);
+    std::copy(values.begin(), values.end(), out);
+  };
+  const PeriodResult period = analyze_period(kept, read_released, rules);
+  ASSERT_TRUE(period.found);
+  EXPECT_EQ(period.period, 144u);
+  EXPECT_EQ(period.preperiod, 326640u);
+  EXPECT_EQ(period.saltus, 0);
+  EXPECT_TRUE(period.proven);
+  EXPECT_EQ(period.theorem, "guy-smith");
+  EXPECT_EQ(period.proof_needs_n, 653570u);
+  // Nearly every value before the preperiod is an exception: the list stops at its first 10000.
+  EXPECT_EQ(period.exceptions.size(), 10000u);
+
+  // From the file alone, and from every value in memory: the same.
+  const Sequence every = read_run_file(file, LoadValues::All).values;
+  const PeriodResult whole = analyze_period(every, rules);
+  const PeriodResult from_file = analyze_period(n, read_released, rules);
+  for (const PeriodResult* other : {&whole, &from_file}) {
+    EXPECT_EQ(other->period, period.period);
+    EXPECT_EQ(other->preperiod, period.preperiod);
+    EXPECT_EQ(other->proven, period.proven);
+    EXPECT_EQ(other->exceptions, period.exceptions);
+  }
+}
+
 // Through the real tool. A game without splits is fast enough to pass the bound of --memory 128M
 // within a test: 32 MiB for values, 16777216 of them at two bytes, so a prefix of 4194304 and a
 // tail of 12582912 values.
@@ -251,7 +310,10 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
       "kept_prefix": 4194304, "tail_start": 16777216})"));
   EXPECT_EQ(summary["max_value"], 3);
   EXPECT_EQ(summary["max_at"], 5);
-  EXPECT_EQ(summary["period"]["found"], false);
+  // The period analysis reads the released values back from the file: period 7 from 0, proven.
+  EXPECT_EQ(summary["period"]["period"], 7);
+  EXPECT_EQ(summary["period"]["preperiod"], 0);
+  EXPECT_EQ(summary["period"]["proven"], true);
 
   Result tail = run("run_octal", {"sub:1,3,4", "--n", n, "--memory", "128M", "--resume", "--print=33554400:",
                                   "--quiet", "--out", path("b.h5")});

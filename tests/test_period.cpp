@@ -633,3 +633,147 @@ TEST(PeriodProof, NextProofTargetDoublesJumpsToTheProofAndStops) {
   PeriodResult unprovable;  // Grundy's game: no theorem applies, more values cannot prove anything
   EXPECT_EQ(sgx::next_proof_target(unprovable, 1000, cap), 0u);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: the same analysis from values read in pieces (a run file), and from a bounded run's
+// values with a released middle, as from every value in memory.
+
+namespace {
+
+// Reads G(from..to-1) of values as a run file would give them, and counts what was asked for.
+struct CountingReader {
+  const std::vector<Value>* values = nullptr;
+  std::uint64_t calls = 0, total = 0, largest = 0;
+
+  sgx::ValueReader reader() {
+    return [this](std::uint64_t from, std::uint64_t to, Value* out) {
+      EXPECT_LE(from, to);
+      EXPECT_LE(to, values->size());
+      ++calls;
+      total += to - from;
+      largest = std::max(largest, to - from);
+      std::copy(values->begin() + static_cast<std::ptrdiff_t>(from), values->begin() + static_cast<std::ptrdiff_t>(to),
+                out);
+    };
+  }
+};
+
+// values with G(prefix_end..tail_start-1) released, built as a bounded run's file is read back:
+// the released values were never written to memory, so reading one there gives no right value.
+Sequence released(const std::vector<Value>& values, std::uint64_t prefix_end, std::uint64_t tail_start) {
+  Sequence s = Sequence::from_vector(prefix(values, prefix_end));
+  s.append_released(tail_start);
+  for (std::uint64_t i = tail_start; i < values.size(); ++i) s.push_back(values[i]);
+  return s;
+}
+
+void expect_same_result(const PeriodResult& streamed, const PeriodResult& in_memory, const std::string& what) {
+  expect_same_analysis(streamed, in_memory, what);
+  EXPECT_EQ(streamed.theorem, in_memory.theorem) << what;
+  EXPECT_EQ(streamed.applicable_theorem, in_memory.applicable_theorem) << what;
+  EXPECT_EQ(streamed.proof_needs_n, in_memory.proof_needs_n) << what;
+  EXPECT_EQ(streamed.checked_n, in_memory.checked_n) << what;
+}
+
+// The analysis of g from memory, from a reader alone and from released middles, each compared.
+// Returns the in-memory result.
+PeriodResult expect_streaming_agrees(const std::vector<Value>& g, const std::string& code, std::uint64_t window,
+                                     std::mt19937_64& rng, const std::string& what) {
+  const Rules rules = parse_rules(code);
+  const PeriodResult in_memory = analyze_period(Sequence::from_vector(g), rules, window);
+  CountingReader file{&g};
+  expect_same_result(analyze_period(g.size(), file.reader(), rules, window), in_memory, what + " from a reader");
+  // Never the whole sequence at once, and each value read a few times at most: the last values
+  // once, then two scans of two positions each (the scan of the tail's residues may start a block
+  // again when it wraps round).
+  const std::uint64_t last = std::min<std::uint64_t>(g.size(), std::max<std::uint64_t>(window, 2) + 1);
+  EXPECT_LE(file.largest, std::max<std::uint64_t>(last, std::uint64_t{1} << 18)) << what;
+  EXPECT_LE(file.total, last + 5 * g.size()) << what;
+  if (g.size() < 4) return in_memory;
+  // A released middle anywhere: the tail may hold the last values (viewed in memory) or not (read).
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::uint64_t prefix_end = 1 + rng() % (g.size() - 2);
+    const std::uint64_t tail_start = prefix_end + 1 + rng() % (g.size() - prefix_end - 1);
+    const Sequence bounded = released(g, prefix_end, tail_start);
+    EXPECT_TRUE(bounded.has_released()) << what;
+    CountingReader middle{&g};
+    const PeriodResult r = analyze_period(bounded, middle.reader(), rules, window);
+    expect_same_result(r, in_memory,
+                       what + " released " + std::to_string(prefix_end) + ".." + std::to_string(tail_start));
+  }
+  return in_memory;
+}
+
+}  // namespace
+
+TEST(PeriodStream, SameAsInMemoryOnRandomSequencesAndCodes) {
+  // A theorem of each kind, none, and a repeating tail (any saltus).
+  const std::vector<std::string> codes = {"0.77", "0.137", "sub:1,3,4", "0.F", "4!.0", "0.[3]", "4.F"};
+  int found = 0, proven = 0, total = 0;
+  for (std::uint64_t seed = 500; seed < 620; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = 1 + rng() % 50;
+    const std::uint64_t n0 = rng() % 2000;
+    const Value saltus = seed % 5 == 0 ? static_cast<Value>(1 + rng() % 3) : 0;
+    const std::uint64_t n = n0 + 1 + p + rng() % 4000;
+    std::vector<Value> g = plant(rng, n0, p, n, seed % 2 ? 200 : 70000, saltus).values;
+    if (seed % 7 == 0)  // no period at all
+      for (auto& v : g) v = static_cast<Value>(rng() % 8);
+    const std::string& code = codes[seed % codes.size()];
+    for (std::uint64_t window : {std::uint64_t{2}, 2 * p + 3, std::uint64_t{300}, sgx::kPeriodWindow}) {
+      const PeriodResult r = expect_streaming_agrees(g, code, window, rng,
+                                                     "seed " + std::to_string(seed) + " " + code + " window " +
+                                                         std::to_string(window));
+      found += r.found;
+      proven += r.proven;
+      ++total;
+    }
+  }
+  // Both kinds of result were compared often.
+  EXPECT_GT(found, total / 3);
+  EXPECT_LT(found, total);
+  EXPECT_GT(proven, total / 10);
+}
+
+TEST(PeriodStream, SameAsInMemoryOnGamesSequences) {
+  std::mt19937_64 rng(77);
+  for (const char* code : {"0.77", "0.137", "0.44", "4!.0", "0.6", "sub:1,3,4", "0.[3]", "4.[3]", "0.3[1]"}) {
+    const std::vector<Value> g = brute_force(code, 2500);
+    for (std::uint64_t length : {3, 100, 170, 2500})
+      for (std::uint64_t window : {70u, 500u, 100000u})
+        expect_streaming_agrees(prefix(g, length), code, window, rng,
+                                std::string(code) + " n " + std::to_string(length) + " window " + std::to_string(window));
+  }
+}
+
+// Long enough that the scans cross many blocks of the reader: a period of 37 from 400000 on, with a
+// few exceptions far apart in the preperiod, and a small window, so nearly everything is read.
+TEST(PeriodStream, LongPreperiodAcrossReadBlocks) {
+  const std::uint64_t n = 1200000, n0 = 400000, p = 37;
+  std::mt19937_64 rng(91);
+  std::vector<Value> block(p);
+  for (auto& v : block) v = static_cast<Value>(rng() % 30);
+  std::vector<Value> g(n);
+  for (std::uint64_t i = 0; i < n; ++i) g[i] = block[i % p];
+  std::vector<std::uint64_t> exceptions = {0, 5, 262143, 262144, 300001, n0 - 1};
+  for (std::uint64_t e : exceptions) g[e] += 100;
+  const Rules rules = parse_rules("0.77");
+  CountingReader file{&g};
+  const PeriodResult streamed = analyze_period(n, file.reader(), rules, 1000);
+  ASSERT_TRUE(streamed.found);
+  EXPECT_EQ(streamed.period, p);
+  EXPECT_EQ(streamed.preperiod, n0);
+  EXPECT_EQ(streamed.exceptions, exceptions);
+  EXPECT_TRUE(streamed.proven);  // 2 n0 + 2 p + 2 <= n
+  expect_same_result(streamed, analyze_period(Sequence::from_vector(g), rules, 1000), "from a reader");
+  EXPECT_LE(file.largest, std::uint64_t{1} << 18);
+  const Sequence bounded = released(g, 50000, n - 150000);
+  CountingReader middle{&g};
+  expect_same_result(analyze_period(bounded, middle.reader(), rules, 1000), streamed, "released middle");
+  EXPECT_LE(middle.total, 4 * n);
+}
+
+TEST(PeriodStream, ReleasedValuesNeedAReader) {
+  const Sequence bounded = released(brute_force("0.77", 500), 100, 300);
+  EXPECT_THROW(analyze_period(bounded, parse_rules("0.77")), std::logic_error);
+}

@@ -53,7 +53,9 @@ struct WorkSpanTicks;  // the work-span profile's running totals (task_clock.hpp
 // it, then only G(0..P-1) and the last T values, P + T fitting it at two bytes a value (P = 1/4
 // of it). Only the sparse kernel runs bounded: it reads G(r) for rare r (kept apart), partners near
 // n (the tail) and small parts (the prefix); the mask no longer changes once values are released,
-// and the period is not looked for. A value that needs a released one stops compute_to with
+// and the engine no longer looks for a period to fill values from (the period analysis of such
+// values reads the released ones from the run's file: period.hpp). A value that needs a released
+// one stops compute_to with
 // MemoryReachError. Games with repeating tails or three-heap splits read every value and are
 // refused (std::invalid_argument).
 class Engine {

@@ -15,6 +15,7 @@
 //   ""                    no theorem applies (unequal splits, repeating tails): never proven
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,14 +42,32 @@ struct PeriodResult {
   std::uint64_t checked_n = 0;  // how many values the analysis looked at
 };
 
-// How many of the last differences the analysis compares at most (4 bytes each: 512 MiB), so that
-// a run of 2^30 or more values is analysed in bounded memory. Periods up to half of this are found
-// as with every difference compared; preperiods of any length are found exactly.
-inline constexpr std::uint64_t kPeriodWindow = std::uint64_t{1} << 27;
+// How many of the last differences the analysis compares at most: their borders take 4 bytes
+// each (32 MiB), and so does each of the values it reads from a file rather than memory (see
+// analyze_period), so that a run of any length is analysed in a few tens of megabytes besides its
+// values. Periods up to half of this (4194304) are found as with every difference compared;
+// preperiods of any length are found exactly.
+inline constexpr std::uint64_t kPeriodWindow = std::uint64_t{1} << 23;
 
 // Analyses G(0..values.size()-1) of the game with these rules, comparing at most window of the
-// last differences (tests pass a small window; see kPeriodWindow).
+// last differences (tests pass a small window; see kPeriodWindow). The values are read where they
+// are, never copied; a sequence with a released middle is refused (std::logic_error): see below.
 PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window = kPeriodWindow);
+
+// The same analysis, for values that are not all in memory. It reads the last window + 1 values
+// at random and every value once or twice in order, a block of 2^18 at a time, so that it holds
+// neither the whole sequence nor a second copy of it.
+// G(from..to-1) into out[0..to-from-1]: how the analysis reads values it does not hold (from a run
+// file, read_run_values in store.hpp). Errors are the reader's to throw.
+using ValueReader = std::function<void(std::uint64_t from, std::uint64_t to, Value* out)>;
+// A bounded run's values (run_octal --memory): those held from memory, the released middle through
+// read_released. The last values are read from memory when it holds them, as it does in a run.
+PeriodResult analyze_period(const Sequence& values, const ValueReader& read_released, const Rules& rules,
+                            std::uint64_t window = kPeriodWindow);
+// G(0..n-1) read through read alone (a run file): the last window + 1 values once into a buffer
+// of 4 bytes each, the rest in blocks.
+PeriodResult analyze_period(std::uint64_t n, const ValueReader& read, const Rules& rules,
+                            std::uint64_t window = kPeriodWindow);
 
 // The additive period of values that are not a heap game's sequence (a row of a two-dimensional
 // table, say), found by repetition alone: criterion 2 of period.cpp, a tail of two full periods plus

@@ -98,6 +98,19 @@ def test_kayles_period_is_proven():
     assert "period=12" in repr(period) and "proven=True" in repr(period)
 
 
+def test_period_of_a_run_file_is_read_in_blocks(tmp_path):
+    path = tmp_path / "0.137.h5"
+    run_octal("0.137", "--n", "1e5", "--no-shortcut", "--quiet", "--out", str(path))
+    from_file = sgx.period(path)
+    assert (from_file.found, from_file.period, from_file.preperiod, from_file.proven) == (True, 34, 52, True)
+    assert from_file.exceptions == [0, 14, 16, 17, 31, 34, 51]
+    assert from_file.checked_n == 100000
+    in_memory = sgx.period(sgx.open(path).values, game="dawson")
+    assert repr(sgx.period(str(path), game="0.137")) == repr(in_memory)
+    with pytest.raises(ValueError, match="holds a run of 0.137, not kayles"):
+        sgx.period(path, game="kayles")
+
+
 def test_too_few_values_leave_the_period_unproven():
     period = sgx.period(sgx.sequence("kayles", 120), game="kayles")
     assert not period.proven

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -99,11 +100,12 @@ Bounded memory:
   --memory 8G keeps the process near that limit: once the values outgrow half of it, only a
   prefix and the last values are kept in memory, which is all the rare-value method reads; the
   others are released once they are on disk. It needs the sparse kernel and a game without
-  repeating tails or three-heap splits. The mask no longer changes and the period is not looked
-  for once values are released; the file still holds every value (--print, sg_period and
-  sg_solve --from read them back) and the rare-value state, and --resume (with --memory)
-  continues it. If a heap ever needs a released value, the run stops with a checkpoint and says
-  which; more memory is the only remedy.
+  repeating tails or three-heap splits. The mask no longer changes once values are released,
+  and a period is no longer filled in as it is proven; the file still holds every value (--print,
+  sg_period and sg_solve --from read them back, and the period analysis reads the released ones
+  from it, so a preperiod among them is found and proven) and the rare-value state, and
+  --resume (with --memory) continues it. If a heap ever needs a released value, the run stops
+  with a checkpoint and says which; more memory is the only remedy.
 
 Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
@@ -302,6 +304,9 @@ class RunSaver {
     saved_n_ = writer_->saved_n();
   }
 
+  // False for a run continued from a version-2 file: its released values are in no file.
+  bool holds_every_value() const { return writer_.has_value(); }
+
   // Values below this are on disk: a bounded engine may release them.
   std::uint64_t durable_n() const {
     return writer_ ? writer_->durable_n() : std::numeric_limits<std::uint64_t>::max();
@@ -458,10 +463,11 @@ struct Outcome {
 };
 
 // Computes to n; without --n, on until the period is proven or max_n is reached (next_proof_target),
-// the status line saying what it waits for.
-// analysis_window: differences the period analysis may hold (kPeriodWindow, or less under --memory).
-Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                std::uint64_t analysis_window, const ProgressCallback& progress, cli::StatusLine& status) {
+// the status line saying what it waits for. analyze: the period analysis of the values so far
+// (target: the n worked towards, for a checkpoint it may write).
+Outcome compute(Engine& engine, std::uint64_t n, bool n_given, std::uint64_t max_n,
+                const std::function<PeriodResult(std::uint64_t target)>& analyze, const ProgressCallback& progress,
+                cli::StatusLine& status) {
   // False when the callback stopped the engine first.
   auto compute_to = [&](std::uint64_t target) {
     return engine.compute_to(target, progress) || engine.values().size() >= target;
@@ -470,13 +476,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
   outcome.target = n;
   outcome.stopped = !compute_to(n);
   if (outcome.stopped) return outcome;
-  // With the middle released there is no whole sequence to analyse (run_report_text says so),
-  // only the period the engine proved before it released any value.
-  if (engine.values().has_released()) {
-    outcome.period = engine.proven_period().value_or(PeriodResult{});
-    return outcome;
-  }
-  outcome.period = analyze_period(engine.values(), rules, analysis_window);
+  outcome.period = analyze(outcome.target);
   while (!n_given) {
     const std::uint64_t next = next_proof_target(outcome.period, engine.values().size(), max_n);
     if (next == 0) break;
@@ -484,11 +484,7 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
     outcome.target = next;
     outcome.stopped = !compute_to(next);
     if (outcome.stopped) return outcome;
-    if (engine.values().has_released()) {
-      outcome.period = engine.proven_period().value_or(PeriodResult{});
-      break;
-    }
-    outcome.period = analyze_period(engine.values(), rules, analysis_window);
+    outcome.period = analyze(outcome.target);
   }
   return outcome;
 }
@@ -673,8 +669,23 @@ int run(int argc, char** argv) {
   Engine& engine = *engine_holder;
   engine.set_release_limit(saver.durable_n());
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
+  // The period analysis holds its window's borders at 4 bytes a difference, and under --memory
+  // perhaps the window's values too (4 bytes each, when the tail kept does not hold them): the
+  // half of the limit that is not for the values bounds both.
   const std::uint64_t analysis_window =
-      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
+      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 8) : kPeriodWindow;
+  // With the middle released, the analysis reads those values back from the file, once a
+  // checkpoint has put every value there; the values kept are read from memory.
+  const ValueReader read_released = [&path](std::uint64_t from, std::uint64_t to, Value* out) {
+    const std::vector<Value> values = read_run_values(path, from, to);
+    std::copy(values.begin(), values.end(), out);
+  };
+  auto analyze = [&](std::uint64_t target) {
+    if (!engine.values().has_released()) return analyze_period(engine.values(), rules, analysis_window);
+    if (!saver.holds_every_value()) return engine.proven_period().value_or(PeriodResult{});
+    saver.checkpoint(engine, target);
+    return analyze_period(engine.values(), read_released, rules, analysis_window);
+  };
   cli::StatusLine status(!o.quiet);
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
@@ -688,7 +699,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress, status);
+    outcome = compute(engine, n, o.n_given, max_n, analyze, progress, status);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
