@@ -281,7 +281,7 @@ void Engine::fill_from_period(std::uint64_t target) {
   const std::uint64_t from = values_.size();
   if (from < p || !values_.holds(from - p))
     throw MemoryReachError(from, from - std::min(from, p),
-                           "the period " + std::to_string(p) + " reaches back past the values kept within --memory");
+                           "the period " + std::to_string(p) + " reaches back past the values kept within the memory bound");
   values_.resize(target);
   values_.visit([&](auto& g) {
     using T = typename std::decay_t<decltype(g)>::value_type;

@@ -323,8 +323,13 @@ TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
 
 TEST_F(SweepTableTest, AnExistingFileIsOnlyResumedWhenAsked) {
   write_file("precious\n");
-  const std::string error = input_error([&] { SweepTable(path_, games_, settings_, false); });
-  EXPECT_TRUE(contains(error, "already exists: --resume continues")) << error;
+  try {
+    SweepTable(path_, games_, settings_, false);
+    ADD_FAILURE() << "an existing file was taken for a new table";
+  } catch (const SweepTableExistsError& e) {
+    EXPECT_EQ(e.path(), path_);
+    EXPECT_EQ(std::string(e.what()), path_ + " already exists, and a new table does not replace a file");
+  }
   EXPECT_EQ(file_text(), "precious\n");
   EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "not a sg_sweep table"));
   EXPECT_EQ(file_text(), "precious\n");
@@ -356,8 +361,14 @@ TEST_F(SweepTableTest, ResumeStartsAMissingOrHeaderlessTable) {
 TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
   const std::string header = sweep_csv_header() + "\n";
   write_file(header + to_csv_line(row("0.6")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }),
-                       "line 2: 0.6 is not in this sweep"));
+  try {
+    SweepTable(path_, games_, settings_, true);
+    ADD_FAILURE() << "a row of another sweep was taken";
+  } catch (const SweepTableOtherGameError& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.game(), "0.6");
+    EXPECT_EQ(std::string(e.what()), path_ + " line 2: 0.6 is not in this sweep");
+  }
   write_file(header + to_csv_line(row("0.07")) + "\n" + to_csv_line(row("0.07")) + "\n");
   EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 3: 0.07 appears twice"));
   write_file(header + "garbage\n" + to_csv_line(row("0.07")) + "\n");
@@ -365,7 +376,15 @@ TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
   SweepSettings other = settings_;
   other.n = 8192;
   write_file(header + to_csv_line(row("0.07")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, other, true); }), "computed to n = 4096"));
+  try {
+    SweepTable(path_, games_, other, true);
+    ADD_FAILURE() << "a row made with other settings was taken";
+  } catch (const SweepTableOtherSettingsError& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.game(), "0.07");
+    EXPECT_EQ(e.n(), 4096u);
+    EXPECT_EQ(std::string(e.what()), path_ + " line 2: 0.07 was computed to n = 4096, which these settings would not give");
+  }
 }
 
 }  // namespace

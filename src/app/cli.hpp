@@ -45,6 +45,9 @@ bool parse_command_line(const char* tool, int argc, char** argv, boost::program_
                         boost::program_options::variables_map& vm, std::vector<std::string>* words = nullptr,
                         int max_words = -1);
 
+// How the tools that print a table's report as text or JSON point to the rows the text leaves out.
+inline constexpr const char* kJsonListsEveryRow = "--json lists every row";
+
 // The number of values, as --n takes it (1e7, 2^30, 1000000), with the option named in errors.
 std::uint64_t parse_n(const std::string& option, const std::string& text);
 

@@ -591,7 +591,7 @@ int run_table(TableGame game, const Options& o) {
   if (o.json)
     std::cout << json_text(table_report_json(report)) << "\n";
   else if (!o.quiet)
-    std::cout << table_report_text(report);
+    std::cout << table_report_text(report, cli::kJsonListsEveryRow);
   std::cout.flush();
   if (!std::cout) throw std::runtime_error("could not write to standard output");
   return cli::kExitOk;
