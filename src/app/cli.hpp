@@ -29,10 +29,10 @@ class UsageError : public std::runtime_error {
 // takes the core from the thread it waits for (to 2^20 beside one busy process: 2.0 s sleeping,
 // 3.2 s spinning for ever, 2.7 s spinning a millisecond). So, unless OMP_WAIT_POLICY or
 // GOMP_SPINCOUNT is set, the tools look once at start-up: with no other runnable thread on the
-// machine they spin about a millisecond before sleeping (GOMP_SPINCOUNT=1000000), else they sleep
-// at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these when it is loaded, so the
-// program starts itself again with one set. Call first thing in main; if restarting fails, the
-// program simply goes on as it is.
+// machine they spin about a millisecond before sleeping (GOMP_SPINCOUNT=kOpenmpSpinCount,
+// tuning.hpp), else they sleep at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these
+// when it is loaded, so the program starts itself again with one set. Call first thing in main; if
+// restarting fails, the program simply goes on as it is.
 void choose_openmp_waits(char** argv);
 
 // Runs body, turning every exception into a one-line message and the right exit code.
