@@ -27,7 +27,7 @@ void write_bfile(const std::string& path, const std::string& game, const Sequenc
   const std::uint64_t n = values.size();
   if (values.has_released())
     fail(path, "G(" + std::to_string(values.prefix_end()) + ".." + std::to_string(values.tail_start() - 1) +
-                   ") were released to stay within --memory, and a b-file lists every value");
+                   ") were released to stay within a memory bound, and a b-file lists every value");
   if (std::filesystem::is_directory(path)) fail(path, "it is a directory");
   try {
     AtomicFile file(path);

@@ -76,6 +76,7 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
     : rules_(std::move(rules)),
       options_(options),
       values_(std::move(known_values)),
+      next_period_check_(tuning::kFirstPeriodCheck),
       step_(tuning::kEngineFirstStep),
       work_span_ticks_(std::make_unique<WorkSpanTicks>()) {
   work_span_ticks_->enabled = options_.profile;
@@ -100,7 +101,7 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
     switch_kernel_if_better();  // a resumed run may be past the point where auto switched
     note_largest(0);
   }
-  while (next_period_check_ <= values_.size()) next_period_check_ *= 2;
+  while (next_period_check_ <= values_.size()) next_period_check_ *= tuning::kPeriodCheckGrowth;
 }
 
 Engine::~Engine() = default;
@@ -137,11 +138,12 @@ void Engine::switch_kernel_if_better() {
 }
 
 // Sizes the next step to take about kEngineStepSeconds at the rate just seen, growing at most
-// twofold per step: the rate falls as n grows, and a short step (cut by the target) says little.
+// kEngineStepGrowth-fold per step (tuning.hpp).
 void Engine::adapt_step(std::uint64_t values_done, double seconds) {
   const double rate = static_cast<double>(values_done) / std::max(seconds, 1e-6);
   const auto wanted = static_cast<std::uint64_t>(std::min(rate * tuning::kEngineStepSeconds, 1e18));
-  step_ = std::clamp(wanted, tuning::kEngineMinStep, std::min(2 * step_, tuning::kEngineStep));
+  step_ = std::clamp(wanted, tuning::kEngineMinStep,
+                     std::min(tuning::kEngineStepGrowth * step_, tuning::kEngineStep));
 }
 
 std::string Engine::kernels_used() const { return kernels_used_; }
@@ -163,7 +165,7 @@ std::uint64_t Engine::bounded_capacity() const {
 }
 
 std::uint64_t Engine::bounded_prefix() const {
-  return values_.has_released() ? values_.prefix_end() : bounded_capacity() / 4;
+  return values_.has_released() ? values_.prefix_end() : bounded_capacity() / tuning::kBoundedPrefixShare;
 }
 
 void Engine::check_bounded_tail() const {
@@ -176,9 +178,7 @@ void Engine::check_bounded_tail() const {
 }
 
 // Keeps G(0..P-1) and the last T values, P + T values filling value_memory at two bytes each (or
-// four, once values need them), P a quarter of it. The sparse kernel reads small parts a (in the
-// prefix: Grundy's game and 0.6 look past a = 10000 for a rare value now and then by n = 2^18)
-// and the partners of rare positions (in the tail: Grundy's last rare position is 48399022).
+// four, once values need them), P a share of it (kBoundedPrefixShare: why, in tuning.hpp).
 void Engine::release_if_over_budget() {
   const std::uint64_t n = values_.size();
   if (n <= bounded_capacity()) return;
@@ -247,7 +247,7 @@ bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progres
     if (bounded()) release_if_over_budget();
     if (options_.period_shortcut && values_.size() >= next_period_check_) {
       if (!values_.has_released()) try_period_shortcut();
-      next_period_check_ *= 2;
+      next_period_check_ *= tuning::kPeriodCheckGrowth;
     }
     if (progress) {
       Progress p{values_.size(), target, max_value_, live_rare_count()};
@@ -281,7 +281,8 @@ void Engine::fill_from_period(std::uint64_t target) {
   const std::uint64_t from = values_.size();
   if (from < p || !values_.holds(from - p))
     throw MemoryReachError(from, from - std::min(from, p),
-                           "the period " + std::to_string(p) + " reaches back past the values kept within --memory");
+                           "the period " + std::to_string(p) +
+                               " reaches back past the values kept within the memory bound");
   values_.resize(target);
   values_.visit([&](auto& g) {
     using T = typename std::decay_t<decltype(g)>::value_type;

@@ -189,7 +189,7 @@ class SparseKernel final : public Kernel {
 
   // n: the values known so far.
   std::string released_text(std::uint64_t n) const {
-    return "which was released to stay within --memory (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
+    return "which was released to stay within the memory bound (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
   // Computes heaps block by block until target, or until a value does not fit T (returned).

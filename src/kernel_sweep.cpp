@@ -54,7 +54,7 @@ class SweepKernel final : public Kernel {
     if (!std::holds_alternative<Reversed<T>>(reversed_)) reversed_ = Reversed<T>{};  // the type widened
     auto& rev = std::get<Reversed<T>>(reversed_);
     if (rev.capacity < needed) {
-      rev.capacity = std::max<std::uint64_t>(needed, 2 * rev.capacity);
+      rev.capacity = std::max<std::uint64_t>(needed, tuning::kSweepReversedGrowth * rev.capacity);
       rev.data.assign(rev.capacity, 0);
       rev.filled = 0;
     }
@@ -76,9 +76,9 @@ class SweepKernel final : public Kernel {
     const T* right = rev.partners_of(m) + lo;  // G(m - lo), G(m - lo - 1), ...
     T* out = scratch.data();
     for (std::uint64_t i = 0; i < count; ++i) out[i] = static_cast<T>(left[i] ^ right[i]);
-    // Eight marks a loop turn: with one, the loop's own counting and branch cost as much as the
-    // store (marking took 30% less time on Treblecross unrolled).
-#pragma GCC unroll 8
+    // Several marks a loop turn: with one, the loop's own counting and branch cost as much as the
+    // store (tuning.hpp).
+#pragma GCC unroll tuning::kSweepMarkUnroll
     for (std::uint64_t i = 0; i < count; ++i) marks.insert(out[i]);
   }
 
@@ -88,7 +88,7 @@ class SweepKernel final : public Kernel {
                                                 std::uint64_t lo, std::uint64_t hi, ValueMarks& marks) {
     std::uint64_t fresh = 0;
     const T* right = rev.partners_of(m);
-#pragma GCC unroll 8
+#pragma GCC unroll tuning::kSweepMarkUnroll
     for (std::uint64_t a = lo; a <= hi; ++a) fresh += marks.insert_new(static_cast<Value>(g[a] ^ right[a]));
     return fresh;
   }
@@ -233,8 +233,8 @@ class SweepKernel final : public Kernel {
         std::vector<T> scratch;
         ValueMarks marks(bound_);
         ValueSet wanted(bound_);
-        TaskTimer timer(timed);  // a heap is a task: chunks of four only save scheduling
-#pragma omp for schedule(dynamic, 4) reduction(+ : looked_twice, marked_after_all)
+        TaskTimer timer(timed);  // a heap is a task: chunks of a few only save scheduling
+#pragma omp for schedule(dynamic, tuning::kSweepHeapsPerTask) reduction(+ : looked_twice, marked_after_all)
         for (std::uint64_t i = 0; i < count; ++i) {
           timer.start();
           const KnownValues known = sweep_known_pairs(g, rev, start + i, start, scratch, marks, known_[i], wanted);
@@ -292,10 +292,11 @@ class SweepKernel final : public Kernel {
     looked_twice_ += looked_twice;
     marked_after_all_ += marked_after_all;
     if (reviewed_heaps_ < tuning::kSweepReviewHeaps) return;
-    if (looked_twice_ * tuning::kSweepTwiceHigh > reviewed_heaps_) lookup_rank_ += lookup_rank_ / 2;
+    if (looked_twice_ * tuning::kSweepTwiceHigh > reviewed_heaps_)
+      lookup_rank_ += lookup_rank_ / tuning::kSweepRankGrowthShare;
     else if (looked_twice_ * tuning::kSweepTwiceLow < reviewed_heaps_)
-      lookup_rank_ = std::max(tuning::kSweepLeastRank, lookup_rank_ - lookup_rank_ / 4);
-    if (2 * marked_after_all_ > reviewed_heaps_) lookups_pay_ = false;
+      lookup_rank_ = std::max(tuning::kSweepLeastRank, lookup_rank_ - lookup_rank_ / tuning::kSweepRankShrinkShare);
+    if (marked_after_all_ * tuning::kSweepLookupGiveUpShare > reviewed_heaps_) lookups_pay_ = false;
     reviewed_heaps_ = looked_twice_ = marked_after_all_ = 0;
   }
 

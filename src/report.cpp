@@ -219,7 +219,7 @@ std::uint64_t rows_found(const TableReport& r) {
 
 }  // namespace
 
-std::string table_report_text(const TableReport& r, std::size_t rows_shown) {
+std::string table_report_text(const TableReport& r, std::string_view more_rows, std::size_t rows_shown) {
   std::ostringstream s;
   const std::uint64_t side = r.n - r.origin;
   const std::uint64_t found = rows_found(r);
@@ -259,7 +259,11 @@ std::string table_report_text(const TableReport& r, std::size_t rows_shown) {
       text.append(c > 0 ? "  " : "").append(width[c] - line[c].size(), ' ').append(line[c]);
     s << text << "\n";
   }
-  if (shown < r.rows.size()) s << "(the first " << shown << " rows of " << r.rows.size() << "; --json lists every row)\n";
+  if (shown < r.rows.size()) {
+    s << "(the first " << shown << " rows of " << r.rows.size();
+    if (!more_rows.empty()) s << "; " << more_rows;
+    s << ")\n";
+  }
   return s.str();
 }
 

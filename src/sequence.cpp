@@ -8,12 +8,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "tuning.hpp"
+
 namespace sgx {
 
 namespace {
-
-// Blocks of at least this size come from the system, the rest from operator new.
-constexpr std::size_t kPageBlockBytes = std::size_t{64} << 10;
 
 // Reserved but not committed (MAP_NORESERVE): pages take memory only once written.
 void* allocate_pages(std::size_t bytes) {
@@ -26,7 +25,7 @@ void* allocate_pages(std::size_t bytes) {
 // system and makes them inaccessible, so that a stray read of a released value fails loudly.
 // Does nothing for a small block.
 void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std::size_t end) {
-  if (block_bytes < kPageBlockBytes) return;
+  if (block_bytes < tuning::kPageBlockBytes) return;
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const auto base = reinterpret_cast<std::uintptr_t>(block);
   const std::uintptr_t first = (base + begin + page - 1) / page * page;  // whole pages only
@@ -43,11 +42,11 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
 // committed, so that a run's storage can be reserved for its whole target, 2^36 values and more,
 // however little of it stays in memory; small blocks come from operator new.
 void* allocate_value_block(std::size_t bytes) {
-  return bytes < kPageBlockBytes ? ::operator new(bytes) : allocate_pages(bytes);
+  return bytes < tuning::kPageBlockBytes ? ::operator new(bytes) : allocate_pages(bytes);
 }
 
 void free_value_block(void* block, std::size_t bytes) noexcept {
-  if (bytes < kPageBlockBytes)
+  if (bytes < tuning::kPageBlockBytes)
     ::operator delete(block);
   else
     munmap(block, bytes);

@@ -13,10 +13,6 @@ namespace sgx {
 
 namespace {
 
-// Heaps whose values the engine computes on the spot; beyond, run_octal computes them once into a
-// file for --from. Codes with a repeating tail have moves at every take, so they cost far more.
-constexpr std::uint64_t kMaxComputedHeap = std::uint64_t{1} << 20;
-constexpr std::uint64_t kMaxComputedHeapWithTail = std::uint64_t{1} << 12;
 // Options examined for one heap when listing winning moves (three-heap splits grow as h^2).
 constexpr std::uint64_t kMaxOptionsPerHeap = std::uint64_t{1} << 27;
 // Value tables of the classic games cost about side^3 steps.
@@ -42,6 +38,11 @@ std::string concat(const Parts&... parts) {
   std::string text;
   (text.append(piece(parts)), ...);
   return text;
+}
+
+// Where the stored values come from, for messages.
+std::string stored_values_name(const SolveOptions& options) {
+  return options.stored_name.empty() ? "the stored values" : options.stored_name;
 }
 
 // ---- Reading positions ----
@@ -106,8 +107,9 @@ HeapValues heap_values(const Game& game, const std::vector<Component>& position,
     const Sequence& stored = *options.stored_values;
     const std::uint64_t n = stored.size();
     if (largest >= n)
-      throw SolveError(concat("heap ", largest, " is beyond the values stored in ", options.stored_name, " (n = ", n,
-                              ", heaps below ", n, "): extend it with run_octal --resume and a larger --n"));
+      throw HeapBeyondStoredValuesError(largest, n,
+                                        concat("heap ", largest, " is beyond the values stored in ",
+                                               stored_values_name(options), " (n = ", n, ", heaps below ", n, ")"));
     return {[&stored](std::uint64_t h) -> std::uint64_t { return stored[h]; },
             concat("G from ", options.stored_name, " (n = ", n, ")")};
   }
@@ -118,9 +120,9 @@ HeapValues heap_values(const Game& game, const std::vector<Component>& position,
   }
   const std::uint64_t limit = game.rules->has_tail() ? kMaxComputedHeapWithTail : kMaxComputedHeap;
   if (largest > limit)
-    throw SolveError(concat("heap ", largest, " is beyond the ", limit, " values computed on the spot for ", game.name,
-                            ": compute them once with run_octal ", game.name,
-                            " --n N --out FILE.h5 and pass --from FILE.h5"));
+    throw HeapBeyondComputedValuesError(
+        largest, limit, concat("heap ", largest, " is beyond the heaps whose values are computed on the spot for ", game.name,
+                               " (up to ", limit, ")"));
   computed = compute_sequence(*game.rules, largest + 1, KernelKind::Auto, 0, true);
   return {[&computed](std::uint64_t h) -> std::uint64_t { return computed[h]; },
           concat("G(0..", largest, ") from the engine")};
@@ -153,7 +155,7 @@ ComponentRules code_rules(const Game& game, const HeapValues& values) {
   rules.options_of_value = [&game, &values](const Component& c, std::uint64_t target, const OptionVisit& visit) {
     if (count_options(*game.rules, c[0], kMaxOptionsPerHeap) > kMaxOptionsPerHeap)
       throw SolveError(
-          concat("heap ", c[0], " has more than ", kMaxOptionsPerHeap, " options, more than sg_solve lists"));
+          concat("heap ", c[0], " has more than ", kMaxOptionsPerHeap, " options, more than are examined for one heap"));
     for_each_option(*game.rules, c[0], [&](const std::vector<std::uint64_t>& parts) {
       std::uint64_t value = 0;
       for (std::uint64_t part : parts) value ^= values.of(part);
@@ -395,9 +397,10 @@ std::string move_text(const Game& game, const Move& move) {
 Solution solve(const Game& game, const std::vector<Component>& position, const SolveOptions& options) {
   if (position.empty()) throw SolveError("no position given: name at least one heap");
   if (options.stored_values && game.kind != GameKind::Code)
-    throw SolveError(concat("--from holds the heap values of a code game, not of ", game.name));
+    throw SolveError(concat(stored_values_name(options), " holds the heap values of a code game, not of ", game.name));
   if (options.misere) {
-    if (options.stored_values) throw SolveError("--from holds normal-play values; misère play does not use them");
+    if (options.stored_values)
+      throw SolveError(concat(stored_values_name(options), " holds normal-play values; misère play does not use them"));
     if (game.kind != GameKind::Code)
       throw SolveError(concat("misère play is offered for heap codes and bash:M, not for ", game.name));
     return solve_misere_code(game, position);

@@ -55,7 +55,7 @@ SweepTable::SweepTable(std::string path, const std::vector<std::string>& games, 
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0 && errno == EEXIST)
-    throw SweepInputError(path_ + " already exists: --resume continues that sweep; remove it to start again");
+    throw SweepTableExistsError(path_, path_ + " already exists, and a new table does not replace a file");
   if (fd_ < 0) system_error("cannot create", path_);
   write_line(sweep_csv_header());
   sync_directory_of(path_);
@@ -97,12 +97,13 @@ void SweepTable::read_existing(const std::vector<std::string>& games, const Swee
     }
     const auto found = index_of.find(row.game);
     if (found == index_of.end())
-      throw SweepInputError(at_line(path_, line_number) + row.game +
-                            " is not in this sweep: give the same --codes, or another --out");
+      throw SweepTableOtherGameError(line_number, row.game,
+                                     at_line(path_, line_number) + row.game + " is not in this sweep");
     if (done_[found->second]) throw SweepInputError(at_line(path_, line_number) + row.game + " appears twice");
     if (!row_fits_settings(row, settings))
-      throw SweepInputError(at_line(path_, line_number) + row.game + " was computed to n = " + std::to_string(row.n) +
-                            ", which these settings would not give: resume with the --n (or --cap) it was made with");
+      throw SweepTableOtherSettingsError(line_number, row.game, row.n,
+                                         at_line(path_, line_number) + row.game + " was computed to n = " +
+                                             std::to_string(row.n) + ", which these settings would not give");
     rows_[found->second] = std::move(row);
     done_[found->second] = true;
     ++resumed_rows_;

@@ -255,7 +255,7 @@ std::vector<RowPeriod> analyze_rows(const GameTable& table, int threads) {
   const std::uint64_t side = table.side();
   std::vector<RowPeriod> rows(side);
   table.cells().visit([&](const auto& v) {
-#pragma omp parallel for schedule(dynamic, 8) num_threads(thread_count(threads))
+#pragma omp parallel for schedule(dynamic, tuning::kTableRowsPerTask) num_threads(thread_count(threads))
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(side); ++k) {
       const auto i = static_cast<std::uint64_t>(k);
       const PeriodResult p = find_additive_period(std::span(v.data() + i * side, side));

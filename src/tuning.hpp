@@ -1,6 +1,8 @@
 #pragma once
-// Every tuning constant of the kernels and the tables in one place. None of them affects results,
-// only speed.
+// Every tuning constant of the kernels, the engine, the tables and the command-line tools in one
+// place, each with its reason and the measurement behind it (or a plain "not measured"). None of
+// them affects results: the kernels' and the engine's only speed, the tools' memory and how often
+// they report.
 
 #include <cstddef>
 #include <cstdint>
@@ -83,6 +85,18 @@ inline constexpr std::uint64_t kBoundedMinTail = 1u << 17;
 // Heaps per block in the sweep kernel (same idea: pairs of parts both below the block are swept
 // for the whole block at once, in parallel).
 inline constexpr std::uint64_t kSweepBlock = 256;
+// Heaps per task when the sweep hands a block's heaps to its threads (a dynamic schedule): a heap
+// is thousands of pairs by the time the sweep runs in parallel (kSweepParallelMinHeap), so chunks
+// only save scheduling. Not measured against other chunks.
+inline constexpr int kSweepHeapsPerTask = 4;
+// The sweep marks its pairs kSweepMarkUnroll to a loop turn (sweep_pairs): with one, the loop's
+// own counting and branch cost as much as the store (marking took 30% less time on Treblecross
+// unrolled eightfold). Other factors not measured.
+inline constexpr int kSweepMarkUnroll = 8;
+// The sweep's reversed copy of G grows kSweepReversedGrowth-fold (at least to the target), so
+// that G is copied again only each time n has doubled: a copy costs about as much as one heap's
+// pairs at that n. Not measured against other factors.
+inline constexpr std::uint64_t kSweepReversedGrowth = 2;
 // With AVX-512, the sweep marks each heap's first pairs in chunks of kSweepMarkChunk and looks the
 // rest up (take_xor_values) once the last kSweepSample pairs of a chunk show fewer new values than
 // one per kSweepLookupCost pairs: a value first met in the lookup costs about that many marks (the
@@ -99,6 +113,14 @@ inline constexpr std::uint64_t kSweepLeastRank = 8;
 inline constexpr std::uint64_t kSweepTwiceHigh = 16;
 inline constexpr std::uint64_t kSweepTwiceLow = 64;
 inline constexpr std::uint64_t kSweepReviewHeaps = 4096;
+// When the count moves, it grows by half (lookup_rank / kSweepRankGrowthShare) or shrinks by a
+// quarter (lookup_rank / kSweepRankShrinkShare): faster up than down, as a heap looked up twice
+// costs more than a value wanted in vain. And the sweep stops looking up for good once more than
+// 1/kSweepLookupGiveUpShare of the heaps reviewed had every pair marked after all (Lasker's Nim,
+// every heap). Not measured against other steps or shares.
+inline constexpr std::uint64_t kSweepRankGrowthShare = 2;
+inline constexpr std::uint64_t kSweepRankShrinkShare = 4;
+inline constexpr std::uint64_t kSweepLookupGiveUpShare = 2;
 // The sweep looks pairs up only for games with at most this many two-heap splits, whose ranges of
 // pairs a heap keeps in a fixed array; a game with more marks every pair. Every code of up to
 // eight split digits fits; not measured, since no game the project studies has more.
@@ -134,6 +156,29 @@ inline constexpr std::uint64_t kEngineStep = 1u << 16;
 inline constexpr double kEngineStepSeconds = 0.2;
 inline constexpr std::uint64_t kEngineMinStep = 64;
 inline constexpr std::uint64_t kEngineFirstStep = 1u << 10;
+// A step is at most kEngineStepGrowth times the one before: the rate falls as n grows, and a
+// short step (cut by the target or a period check) says little about the next. Step sizes change
+// only how often the callback runs. Not measured against other factors.
+inline constexpr std::uint64_t kEngineStepGrowth = 2;
+// With the period shortcut on, the engine asks for a proven period once n reaches
+// kFirstPeriodCheck and again each time n has grown kPeriodCheckGrowth-fold. One analysis reads
+// every value, so with doubling all the checks together cost about twice the last one, and a
+// period provable at n is used by 2n. To 2^20 on one thread (CPU time), the checks at 64, 128, ...,
+// 2^20 took 0.08 s beside 1.67 s for the values of 0.6, 0.02 s beside 0.81 s for Grundy's game
+// and 0.04 s beside 16.9 s for Treblecross: under 5%. Other factors not measured.
+inline constexpr std::uint64_t kFirstPeriodCheck = 64;
+inline constexpr std::uint64_t kPeriodCheckGrowth = 2;
+// A bounded run keeps the first 1/kBoundedPrefixShare of the values it may hold as its prefix and
+// the rest as its tail: the sparse kernel reads small parts a from the prefix (Grundy's game and
+// 0.6 look past a = 10000 for a rare value now and then by n = 2^18) and the partners of rare
+// positions near n from the tail (Grundy's last rare position is 48399022, so every pair of a
+// rare position meets its partner there). Not measured against other shares.
+inline constexpr std::uint64_t kBoundedPrefixShare = 4;
+
+// Sequences take blocks of at least kPageBlockBytes from the system (mmap), where a bounded run
+// can give released whole pages back and make them unreadable; smaller blocks come from operator
+// new, as a mapping costs a system call and its own pages. Not measured against other sizes.
+inline constexpr std::size_t kPageBlockBytes = std::size_t{64} << 10;
 
 // The two-dimensional tables (table2d.cpp) run in tiles of kTableTile x kTableTile cells, the tiles
 // of one anti-diagonal in parallel: a wave of single cells is a few microseconds of work, about
@@ -141,5 +186,36 @@ inline constexpr std::uint64_t kEngineFirstStep = 1u << 10;
 // cells of work per barrier and still gives a table of 1024 waves of up to 16 tiles for the
 // threads. Not measured against other sizes.
 inline constexpr std::uint64_t kTableTile = 32;
+// Rows per task when the rows' periods are looked for in parallel (a dynamic schedule): rows of a
+// table differ in cost (a periodic row is done sooner). Not measured against other chunks.
+inline constexpr int kTableRowsPerTask = 8;
+
+// ---- The command-line tools (src/app/) ----
+
+// The status line on a terminal is redrawn at most every kStatusRefreshMilliseconds: four times a
+// second reads as live, and a redraw is one short write. Not measured.
+inline constexpr int kStatusRefreshMilliseconds = 250;
+// run_octal --memory LIMIT: what the process needs besides the values (code, libraries, HDF5,
+// OpenMP's threads), and the least limit accepted. A run of 1000 values ends at 19 MiB resident on
+// two threads (kayles, 0.6 and 4!.0 alike, peak_rss_bytes of --json); 64 MiB leaves room for more
+// threads' own sets and HDF5's buffers.
+inline constexpr std::uint64_t kMemoryOverhead = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kMinMemoryLimit = std::uint64_t{128} << 20;
+// Of what --memory leaves after kMemoryOverhead, the engine's values may take 1/kValueMemoryShare:
+// the rest holds the checkpoint's image of them (compressed, never larger than the values) or, at
+// the end of a run that kept every value, the period analysis. Follows from what the rest must
+// hold; the acceptance runs of bounded memory check it.
+inline constexpr std::uint64_t kValueMemoryShare = 2;
+// Under --memory the period analysis holds its window's borders at 4 bytes a difference, and
+// perhaps the window's values too (4 bytes each, when the tail kept does not hold them): a window
+// of 1/kAnalysisMemoryShare of the values' memory (or kPeriodWindow, whichever is less) keeps both
+// within the half of the limit that is not for the values. Follows from those sizes; not timed.
+inline constexpr std::uint64_t kAnalysisMemoryShare = 8;
+// On an idle machine the tools let a waiting OpenMP thread spin this many turns, about a
+// millisecond, before it sleeps (GOMP_SPINCOUNT; cli::choose_openmp_waits says when): spinning
+// took Grundy's game to 2^22 on two threads from 6.3 s (sleeping) to 4.3 s, and the cap limits the
+// loss should the machine get busy later (to 2^20 beside one busy process: 2.0 s sleeping, 3.2 s
+// spinning for ever, 2.7 s spinning a millisecond). Other counts not measured.
+inline constexpr std::uint64_t kOpenmpSpinCount = 1000000;
 
 }  // namespace sgx::tuning

@@ -519,6 +519,31 @@ TEST_F(CliTest, SgSweepBadInputGetsOneLineAndExitTwo) {
   EXPECT_TRUE(contains(help.out, "Examples:")) << help.out;
 }
 
+// The table refuses a file in facts (sweep_table.hpp); sg_sweep turns them into its options.
+TEST_F(CliTest, SgSweepAdvisesItsOwnOptionsForATableItCannotUse) {
+  const std::vector<std::string> first = {"--codes", "0.1?", "--n", "100", "--threads", "1", "--quiet", "--out", "t.csv"};
+  ASSERT_EQ(run("sg_sweep", first).exit_code, 0);
+  auto with = [&first](std::vector<std::string> changes) {
+    std::vector<std::string> args = first;
+    for (std::size_t i = 0; i + 1 < changes.size(); i += 2)
+      *(std::find(args.begin(), args.end(), changes[i]) + 1) = changes[i + 1];
+    if (changes.size() % 2 == 1) args.push_back(changes.back());
+    return args;
+  };
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {first, "t.csv already exists, and a new table does not replace a file: --resume continues that sweep"},
+      {with({"--codes", "0.2?", "--resume"}), "t.csv line 2: 0.10 is not in this sweep: give the same --codes"},
+      {with({"--n", "200", "--resume"}),
+       "0.10 was computed to n = 100, which these settings would not give: resume with the --n (or --cap)"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = run("sg_sweep", args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+  }
+}
+
 // Starts a tool in dir without waiting for it; its output goes nowhere.
 pid_t start_tool(const fs::path& dir, const std::string& tool, const std::vector<std::string>& args) {
   const std::string program = std::string(SGX_BIN_DIR) + "/" + tool;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -31,6 +32,18 @@ std::string input_error(F&& f) {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The error of type E that f throws (nothing, and a failure, if it throws none).
+template <class E, class F>
+std::optional<E> thrown(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error thrown";
+  return std::nullopt;
+}
 
 TEST(SweepPattern, QuestionMarksAreOctalDigitsLastOneFastest) {
   const auto two = expand_pattern("0.??");
@@ -324,8 +337,10 @@ TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
 
 TEST_F(SweepTableTest, AnExistingFileIsOnlyResumedWhenAsked) {
   write_file("precious\n");
-  const std::string error = input_error([&] { SweepTable(path_, games_, settings_, false); });
-  EXPECT_TRUE(contains(error, "already exists: --resume continues")) << error;
+  const auto exists = thrown<SweepTableExistsError>([&] { SweepTable(path_, games_, settings_, false); });
+  ASSERT_TRUE(exists);
+  EXPECT_EQ(exists->path(), path_);
+  EXPECT_EQ(std::string(exists->what()), path_ + " already exists, and a new table does not replace a file");
   EXPECT_EQ(file_text(), "precious\n");
   EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "not a sg_sweep table"));
   EXPECT_EQ(file_text(), "precious\n");
@@ -357,8 +372,11 @@ TEST_F(SweepTableTest, ResumeStartsAMissingOrHeaderlessTable) {
 TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
   const std::string header = sweep_csv_header() + "\n";
   write_file(header + to_csv_line(row("0.6")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }),
-                       "line 2: 0.6 is not in this sweep"));
+  const auto other_game = thrown<SweepTableOtherGameError>([&] { SweepTable(path_, games_, settings_, true); });
+  ASSERT_TRUE(other_game);
+  EXPECT_EQ(other_game->line(), 2u);
+  EXPECT_EQ(other_game->game(), "0.6");
+  EXPECT_EQ(std::string(other_game->what()), path_ + " line 2: 0.6 is not in this sweep");
   write_file(header + to_csv_line(row("0.07")) + "\n" + to_csv_line(row("0.07")) + "\n");
   EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 3: 0.07 appears twice"));
   write_file(header + "garbage\n" + to_csv_line(row("0.07")) + "\n");
@@ -366,7 +384,13 @@ TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
   SweepSettings other = settings_;
   other.n = 8192;
   write_file(header + to_csv_line(row("0.07")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, other, true); }), "computed to n = 4096"));
+  const auto other_n = thrown<SweepTableOtherSettingsError>([&] { SweepTable(path_, games_, other, true); });
+  ASSERT_TRUE(other_n);
+  EXPECT_EQ(other_n->line(), 2u);
+  EXPECT_EQ(other_n->game(), "0.07");
+  EXPECT_EQ(other_n->n(), 4096u);
+  EXPECT_EQ(std::string(other_n->what()),
+            path_ + " line 2: 0.07 was computed to n = 4096, which these settings would not give");
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ class Engine {
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t max_at_ = 0;  // its first position
-  std::uint64_t next_period_check_ = 64;
+  std::uint64_t next_period_check_;  // n at which the period shortcut next looks
   bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed

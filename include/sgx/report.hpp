@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,8 +96,10 @@ struct TableReport {
 };
 
 // game, table size, time, largest value, how many rows are periodic, which are not, the file, and
-// the first rows_shown rows (preperiod, period, saltus) as a table.
-std::string table_report_text(const TableReport& report, std::size_t rows_shown = 20);
+// the first rows_shown rows (preperiod, period, saltus) as a table. When rows are left out, the
+// line that says so ends with more_rows, the caller's way to see them all (if not empty).
+std::string table_report_text(const TableReport& report, std::string_view more_rows = {},
+                              std::size_t rows_shown = 20);
 // One object: game, kind "table2d", n, origin, values, max_value, seconds and threads (when
 // timed), rows_found, rows [{a, found, preperiod, period, saltus}] for every row, file,
 // peak_rss_bytes (when known).

@@ -32,11 +32,46 @@
 namespace sgx {
 
 // A position this module cannot solve as asked (a heap beyond a limit, a rule that does not
-// apply). The message names the limit and the way around it; the tools treat it as bad input.
+// apply). The message says what was asked and which limit or rule stands in the way; the tools
+// treat it as bad input, and the two kinds below carry their numbers, for the advice a caller
+// can give (run_octal for more values, a file of them).
 class SolveError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
+
+// A heap of a code game beyond the values given in SolveOptions::stored_values: they hold
+// G(0..stored_n - 1).
+class HeapBeyondStoredValuesError : public SolveError {
+ public:
+  HeapBeyondStoredValuesError(std::uint64_t heap, std::uint64_t stored_n, const std::string& what)
+      : SolveError(what), heap_(heap), stored_n_(stored_n) {}
+  std::uint64_t heap() const { return heap_; }
+  std::uint64_t stored_n() const { return stored_n_; }
+
+ private:
+  std::uint64_t heap_;
+  std::uint64_t stored_n_;
+};
+
+// A heap of a code game beyond what solve computes on the spot when no values are given: heaps
+// up to limit (kMaxComputedHeap, or kMaxComputedHeapWithTail for codes with a repeating tail).
+class HeapBeyondComputedValuesError : public SolveError {
+ public:
+  HeapBeyondComputedValuesError(std::uint64_t heap, std::uint64_t limit, const std::string& what)
+      : SolveError(what), heap_(heap), limit_(limit) {}
+  std::uint64_t heap() const { return heap_; }
+  std::uint64_t limit() const { return limit_; }
+
+ private:
+  std::uint64_t heap_;
+  std::uint64_t limit_;
+};
+
+// Heaps whose values solve computes on the spot with the engine; larger ones need stored values.
+// Codes with a repeating tail have moves at every take, so they cost far more.
+inline constexpr std::uint64_t kMaxComputedHeap = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kMaxComputedHeapWithTail = std::uint64_t{1} << 12;
 
 // One component of a position (see the table at the top of this file).
 using Component = std::vector<std::uint64_t>;

@@ -7,6 +7,7 @@
 // order with the equivalences marked.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,13 +15,56 @@
 
 namespace sgx {
 
+// Why a table file cannot serve the sweep at hand. Each is a SweepInputError whose message says
+// what the file holds; the fields let a tool advise in its own terms (its options).
+
+// A new table was asked for where a file exists already.
+class SweepTableExistsError : public SweepInputError {
+ public:
+  SweepTableExistsError(const std::string& path, const std::string& what) : SweepInputError(what), path_(path) {}
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Line line of the table holds game, which is not one of the sweep's games.
+class SweepTableOtherGameError : public SweepInputError {
+ public:
+  SweepTableOtherGameError(std::size_t line, const std::string& game, const std::string& what)
+      : SweepInputError(what), line_(line), game_(game) {}
+  std::size_t line() const { return line_; }
+  const std::string& game() const { return game_; }
+
+ private:
+  std::size_t line_;
+  std::string game_;
+};
+
+// Line line of the table holds game computed to n values, which the sweep's settings would not
+// give (another n, or another cap for a sweep until proven).
+class SweepTableOtherSettingsError : public SweepInputError {
+ public:
+  SweepTableOtherSettingsError(std::size_t line, const std::string& game, std::uint64_t n, const std::string& what)
+      : SweepInputError(what), line_(line), game_(game), n_(n) {}
+  std::size_t line() const { return line_; }
+  const std::string& game() const { return game_; }
+  std::uint64_t n() const { return n_; }
+
+ private:
+  std::size_t line_;
+  std::string game_;
+  std::uint64_t n_;
+};
+
 class SweepTable {
  public:
   // Opens path for the sweep over games. A new table refuses an existing file (it may hold a long
   // sweep: resuming is asked for explicitly); resume continues the file, or starts it when it does
   // not exist yet. Throws SweepInputError when the file is not this sweep's table (another header,
-  // a damaged line, a game outside the sweep, a game twice, rows made with other settings) and
-  // std::runtime_error when it cannot be read or written.
+  // a damaged line, a game twice; the kinds above for an existing file not resumed, a game outside
+  // the sweep, rows made with other settings) and std::runtime_error when it cannot be read or
+  // written.
   SweepTable(std::string path, const std::vector<std::string>& games, const SweepSettings& settings, bool resume);
   ~SweepTable();
   SweepTable(const SweepTable&) = delete;

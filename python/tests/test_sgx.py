@@ -173,6 +173,13 @@ def test_solve_refuses_bad_positions():
         sgx.solve("0.x", [3])
 
 
+def test_solve_says_what_is_beyond_reach_without_command_line_advice():
+    # The library says how far it computes; the command-line advice (run_octal, --from) is sg_solve's.
+    with pytest.raises(ValueError, match=r"heap 5000000 is beyond the heaps whose values are computed on the spot "
+                                         r"for 0.77 \(up to 1048576\)$"):
+        sgx.solve("kayles", [5_000_000])
+
+
 # ---- files, names ----
 
 def test_open_reads_what_run_octal_wrote(tmp_path):

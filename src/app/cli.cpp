@@ -14,6 +14,7 @@
 #include "sgx/store.hpp"
 #include "sgx/version.hpp"
 #include "sgx/sweep.hpp"
+#include "tuning.hpp"
 
 namespace sgx::cli {
 
@@ -49,7 +50,8 @@ void choose_openmp_waits(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
   const bool idle = runnable_threads() == 1;
   const char* name = idle ? "GOMP_SPINCOUNT" : "OMP_WAIT_POLICY";
-  if (setenv(name, idle ? "1000000" : "passive", 1) != 0) return;
+  const std::string spin_count = std::to_string(tuning::kOpenmpSpinCount);
+  if (setenv(name, idle ? spin_count.c_str() : "passive", 1) != 0) return;
   execv("/proc/self/exe", argv);
   unsetenv(name);  // still here: restarting failed, and this process keeps its policy
 }

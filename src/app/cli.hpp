@@ -29,10 +29,10 @@ class UsageError : public std::runtime_error {
 // takes the core from the thread it waits for (to 2^20 beside one busy process: 2.0 s sleeping,
 // 3.2 s spinning for ever, 2.7 s spinning a millisecond). So, unless OMP_WAIT_POLICY or
 // GOMP_SPINCOUNT is set, the tools look once at start-up: with no other runnable thread on the
-// machine they spin about a millisecond before sleeping (GOMP_SPINCOUNT=1000000), else they sleep
-// at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these when it is loaded, so the
-// program starts itself again with one set. Call first thing in main; if restarting fails, the
-// program simply goes on as it is.
+// machine they spin about a millisecond before sleeping (GOMP_SPINCOUNT=kOpenmpSpinCount,
+// tuning.hpp), else they sleep at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these
+// when it is loaded, so the program starts itself again with one set. Call first thing in main; if
+// restarting fails, the program simply goes on as it is.
 void choose_openmp_waits(char** argv);
 
 // Runs body, turning every exception into a one-line message and the right exit code.
@@ -44,6 +44,9 @@ int run_tool(const char* tool, const std::function<int()>& body);
 bool parse_command_line(const char* tool, int argc, char** argv, boost::program_options::options_description& visible,
                         boost::program_options::variables_map& vm, std::vector<std::string>* words = nullptr,
                         int max_words = -1);
+
+// How the tools that print a table's report as text or JSON point to the rows the text leaves out.
+inline constexpr const char* kJsonListsEveryRow = "--json lists every row";
 
 // The number of values, as --n takes it (1e7, 2^30, 1000000), with the option named in errors.
 std::uint64_t parse_n(const std::string& option, const std::string& text);

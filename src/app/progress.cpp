@@ -7,11 +7,12 @@
 
 #include "cli.hpp"
 #include "memory.hpp"
+#include "tuning.hpp"
 
 namespace sgx::cli {
 
 namespace {
-constexpr auto kRefresh = std::chrono::milliseconds(250);
+constexpr auto kRefresh = std::chrono::milliseconds(tuning::kStatusRefreshMilliseconds);
 
 std::string duration_text(double seconds) {
   const long s = static_cast<long>(seconds);

@@ -40,6 +40,7 @@
 #include "sgx/store.hpp"
 #include "sgx/table2d.hpp"
 #include "sgx/version.hpp"
+#include "tuning.hpp"
 
 namespace po = boost::program_options;
 
@@ -58,10 +59,9 @@ constexpr const char* kDefaultMaxN = "2^24";
 constexpr const char* kDefaultCheckpointEvery = "300";
 // A batch job's log gets a progress line a minute: enough to follow a run of days, few enough to read.
 constexpr const char* kDefaultProgressEvery = "60";
-// --memory: what the process needs besides the values (code, libraries, HDF5, thread stacks), and
-// the least limit accepted.
-constexpr std::uint64_t kMemoryOverhead = std::uint64_t{64} << 20;
-constexpr std::uint64_t kMinMemoryLimit = std::uint64_t{128} << 20;
+// --memory: what the process needs besides the values, and the least limit accepted (tuning.hpp).
+using tuning::kMemoryOverhead;
+using tuning::kMinMemoryLimit;
 
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
@@ -228,10 +228,9 @@ void refuse_to_overwrite(const std::string& path, const std::string& game) {
   throw cli::UsageError(message);
 }
 
-// Bytes the engine may spend on values under --memory LIMIT: half of what the program leaves, the
-// other half holding the checkpoint image (compressed, never larger than the values) or, at the
-// end of a run that kept every value, the period analysis.
-std::uint64_t value_memory_for(std::uint64_t limit) { return (limit - kMemoryOverhead) / 2; }
+// Bytes the engine may spend on values under --memory LIMIT: a share of what the program leaves,
+// the rest holding the checkpoint image or the period analysis (kValueMemoryShare, tuning.hpp).
+std::uint64_t value_memory_for(std::uint64_t limit) { return (limit - kMemoryOverhead) / tuning::kValueMemoryShare; }
 
 std::uint64_t parse_memory_limit(const std::string& text) {
   std::uint64_t limit = 0;
@@ -241,7 +240,8 @@ std::uint64_t parse_memory_limit(const std::string& text) {
     throw cli::UsageError(std::string("--memory: ") + e.what());
   }
   if (limit < kMinMemoryLimit)
-    throw cli::UsageError("--memory " + text + " is too small: the program alone needs about 64M; give at least 128M");
+    throw cli::UsageError("--memory " + text + " is too small: the program alone needs about " +
+                          cli::bytes_text(kMemoryOverhead) + "; give at least " + cli::bytes_text(kMinMemoryLimit));
   return limit;
 }
 
@@ -587,7 +587,7 @@ int run_table(TableGame game, const Options& o) {
   if (o.json)
     std::cout << json_text(table_report_json(report)) << "\n";
   else if (!o.quiet)
-    std::cout << table_report_text(report);
+    std::cout << table_report_text(report, cli::kJsonListsEveryRow);
   std::cout.flush();
   if (!std::cout) throw std::runtime_error("could not write to standard output");
   return cli::kExitOk;
@@ -669,11 +669,10 @@ int run(int argc, char** argv) {
   Engine& engine = *engine_holder;
   engine.set_release_limit(saver.durable_n());
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
-  // The period analysis holds its window's borders at 4 bytes a difference, and under --memory
-  // perhaps the window's values too (4 bytes each, when the tail kept does not hold them): the
-  // half of the limit that is not for the values bounds both.
+  // Under --memory the analysis window is bounded too (tuning.hpp says how).
   const std::uint64_t analysis_window =
-      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 8) : kPeriodWindow;
+      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / tuning::kAnalysisMemoryShare)
+                       : kPeriodWindow;
   // With the middle released, the analysis reads those values back from the file, once a
   // checkpoint has put every value there; the values kept are read from memory.
   const ValueReader read_released = [&path](std::uint64_t from, std::uint64_t to, Value* out) {

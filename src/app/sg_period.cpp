@@ -109,7 +109,7 @@ void print_table_file(const std::string& file, bool json) {
   report.max_value = record.table.max_value();
   report.rows = analyze_rows(record.table);
   report.file = file;
-  std::cout << (json ? json_text(table_report_json(report)) + "\n" : table_report_text(report));
+  std::cout << (json ? json_text(table_report_json(report)) + "\n" : table_report_text(report, cli::kJsonListsEveryRow));
 }
 
 int run(int argc, char** argv) {

@@ -168,6 +168,12 @@ int run(int argc, char** argv) {
       std::cout << json_text(solution_json(game, position, solution, misere)) << "\n";
     else
       print_text(game, position, solution, misere);
+  } catch (const HeapBeyondStoredValuesError& e) {
+    throw cli::UsageError(std::string(e.what()) + ": extend the run with run_octal --resume and a larger --n");
+  } catch (const HeapBeyondComputedValuesError& e) {
+    const std::string& game = words[0];
+    throw cli::UsageError(std::string(e.what()) + ": compute them once with run_octal " + game +
+                          " --n N --out FILE.h5 and pass --from FILE.h5");
   } catch (const SolveError& e) {
     throw cli::UsageError(e.what());  // a position beyond what can be solved is bad input: exit 2
   }

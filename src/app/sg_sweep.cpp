@@ -91,6 +91,20 @@ class SweepStatus {
   std::size_t total_;
 };
 
+// Opens the table at --out for the job; a file that cannot serve it is refused with the options
+// that would fit it.
+void open_table(std::optional<SweepTable>& table, const Options& o, const cli::SweepJob& job) {
+  try {
+    table.emplace(o.out, job.games, job.settings, o.resume);
+  } catch (const SweepTableExistsError& e) {
+    throw cli::UsageError(std::string(e.what()) + ": --resume continues that sweep; remove it to start again");
+  } catch (const SweepTableOtherGameError& e) {
+    throw cli::UsageError(std::string(e.what()) + ": give the same --codes, or another --out");
+  } catch (const SweepTableOtherSettingsError& e) {
+    throw cli::UsageError(std::string(e.what()) + ": resume with the --n (or --cap) it was made with");
+  }
+}
+
 // Rows of every game, in sweep order and marked, computed across the cluster.
 std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Cluster& cluster) {
   std::optional<cli::FileLock> lock;  // one sweep writes a table at a time
@@ -101,7 +115,7 @@ std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Clu
     for (std::size_t i = 0; i < job.games.size(); ++i) pending.push_back(i);
   } else {
     lock.emplace(o.out);
-    table.emplace(o.out, job.games, job.settings, o.resume);
+    open_table(table, o, job);
     pending = table->pending();
     if (o.resume && !o.quiet)
       std::cerr << kTool << ": " << o.out << " has " << table->resumed_rows() << " of " << job.games.size()
