@@ -161,7 +161,7 @@ sgx::SparseStats stats(const py::object& values_object) {
 }
 
 std::string stats_repr(const sgx::SparseStats& s) {
-  return "Stats(rare_mask=" + sgx::hex(s.rare_mask) + ", rare_count=" + std::to_string(s.rare_count) +
+  return "Stats(rare_mask=" + sgx::rare_mask_text(s.rare_mask) + ", rare_count=" + std::to_string(s.rare_count) +
          ", last_rare=" + std::to_string(s.last_rare) + ", max_value=" + std::to_string(s.max_value) +
          ", max_at=" + std::to_string(s.max_at) + ", histogram=<" + std::to_string(s.histogram.size()) + " counts>)";
 }
@@ -344,7 +344,12 @@ run_octal does: .proven is True when a theorem certifies it from the values give
 alone (a tail of two full periods covering a quarter of the values) and never proven.)");
 
   py::class_<sgx::SparseStats>(m, "Stats", "Rare-value statistics of a sequence; see sgx.stats.")
-      .def_readonly("rare_mask", &sgx::SparseStats::rare_mask, "the mask with the fewest rare positions")
+      .def_property_readonly(
+          "rare_mask", [](const sgx::SparseStats& s) { return s.rare_mask.values; },
+          "the value bits of the mask with the fewest rare positions")
+      .def_property_readonly(
+          "rare_position_bit", [](const sgx::SparseStats& s) { return s.rare_mask.with_position; },
+          "whether the heap's parity enters the rare test (never for sgx.stats, which knows no game)")
       .def_readonly("rare_count", &sgx::SparseStats::rare_count, "positions rare under rare_mask")
       .def_readonly("last_rare", &sgx::SparseStats::last_rare, "the largest rare position, -1 if none")
       .def_readonly("max_value", &sgx::SparseStats::max_value)

@@ -355,7 +355,8 @@ Handle create_group(hid_t file, const char* name) {
 
 void write_stats(hid_t file, const SparseStats& stats) {
   auto group = create_group(file, "stats");
-  write_attribute<std::uint64_t>(group, "rare_mask", stats.rare_mask);
+  write_attribute<std::uint64_t>(group, "rare_mask", stats.rare_mask.values);
+  if (stats.rare_mask.with_position) write_attribute<std::uint8_t>(group, "rare_position_bit", 1);
   write_attribute<std::uint64_t>(group, "rare_count", stats.rare_count);
   write_attribute<std::int64_t>(group, "last_rare", stats.last_rare);
   write_attribute<std::uint32_t>(group, "max_value", stats.max_value);
@@ -366,10 +367,12 @@ void write_stats(hid_t file, const SparseStats& stats) {
 // Empty lists are left out, as in /stats and /period; readers take a missing one for empty.
 void write_sparse_state(hid_t file, const SparseState& state) {
   auto group = create_group(file, "sparse");
-  write_attribute<std::uint64_t>(group, "mask", state.mask);
+  write_attribute<std::uint64_t>(group, "mask", state.mask.values);
+  if (state.mask.with_position) write_attribute<std::uint8_t>(group, "position_bit", 1);
   write_attribute<std::uint32_t>(group, "max_value", state.max_value);
   write_attribute<std::uint64_t>(group, "max_at", state.max_at);
   if (!state.histogram.empty()) write_dataset(group, "histogram", state.histogram);
+  if (!state.odd_histogram.empty()) write_dataset(group, "odd_histogram", state.odd_histogram);
   if (!state.rare_positions.empty()) write_dataset(group, "rare_positions", state.rare_positions);
   if (!state.rare_values.empty()) write_dataset(group, "rare_values", state.rare_values);
 }
@@ -748,10 +751,22 @@ int format_version_for(const Sequence& values) {
   return values.has_released() ? kReleasedFormatVersion : kWholeFormatVersion;
 }
 
+bool uses_position_mask(const RunInfo& info) {
+  return info.stats.rare_mask.with_position || (info.sparse_state && info.sparse_state->mask.with_position);
+}
+
+// A manifest is stamped version 4 only when it needs to be, so that older programs read the rest.
+int manifest_format_version(const RunInfo& info) {
+  return uses_position_mask(info) ? kPositionMaskFormatVersion : kSegmentedFormatVersion;
+}
+
 // What a run file holds (the references must outlive the call that uses it).
 FileContents run_contents(const RunInfo& info, const Sequence& values, int format_version) {
   return [&info, &values, format_version](hid_t file) {
     check_run_to_write(info, values);
+    if (uses_position_mask(info))
+      throw StoreError("a rare mask with the heap's parity needs format version 4, which only a run written as it "
+                       "goes (RunFileWriter) has");
     write_root(file, info, values, format_version);
     write_stats(file, info.stats);
     write_period(file, info.period);
@@ -851,7 +866,7 @@ FileContents manifest_contents(const std::string& path, const RunInfo& info, con
                                const Segments& segments) {
   return [&path, &info, &values, &segments](hid_t file) {
     check_run_to_write(info, values);
-    write_root_attributes(file, info, values, kSegmentedFormatVersion,
+    write_root_attributes(file, info, values, manifest_format_version(info),
                           "values[n] = G(n), a virtual dataset over the segment files in " +
                               std::filesystem::path(path).filename().string() + ".d");
     write_virtual_values(file, path, segments, values);
@@ -1061,11 +1076,34 @@ Handle open_group(hid_t file, const char* name) {
   return checked(H5Gopen2(file, name, H5P_DEFAULT), H5Gclose, where);
 }
 
-SparseStats read_stats(hid_t file) {
+// A rare mask: its value bits, and the flag for the heap's parity (format version 4), whose flip
+// the game's splits decide.
+RareMask read_rare_mask(hid_t group, const std::string& at, const char* values_name, const char* position_name,
+                        const std::string& game) {
+  RareMask mask;
+  mask.values = read_attribute<std::uint64_t>(group, at, values_name);
+  if (!check_tri(H5Aexists(group, position_name), attribute_where(at, position_name))) return mask;
+  mask.with_position = read_attribute<std::uint8_t>(group, at, position_name) != 0;
+  if (!mask.with_position) return mask;
+  SplitTakeParity splits = SplitTakeParity::Mixed;
+  try {
+    splits = parse_rules(game).split_take_parity();
+  } catch (const ParseError&) {
+    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " needs a game, and '" + game +
+                     "' is none");
+  }
+  if (splits == SplitTakeParity::Mixed)
+    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " uses the heap's parity, which " +
+                     game + " does not allow (its two-heap splits take numbers of both parities, or none)");
+  mask.odd_takes = splits == SplitTakeParity::Odd;
+  return mask;
+}
+
+SparseStats read_stats(hid_t file, const std::string& game) {
   auto group = open_group(file, "stats");
   const std::string at = "/stats";
   SparseStats stats;
-  stats.rare_mask = read_attribute<std::uint64_t>(group, at, "rare_mask");
+  stats.rare_mask = read_rare_mask(group, at, "rare_mask", "rare_position_bit", game);
   stats.rare_count = read_attribute<std::uint64_t>(group, at, "rare_count");
   stats.last_rare = read_attribute<std::int64_t>(group, at, "last_rare");
   stats.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
@@ -1088,10 +1126,11 @@ std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status
   auto group = open_group(file, "sparse");
   const std::string at = "/sparse";
   SparseState state;
-  state.mask = read_attribute<std::uint64_t>(group, at, "mask");
+  state.mask = read_rare_mask(group, at, "mask", "position_bit", status.game);
   state.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
   state.max_at = read_attribute<std::uint64_t>(group, at, "max_at");
   state.histogram = read_optional_list(group, at, "histogram");
+  state.odd_histogram = read_optional_list(group, at, "odd_histogram");
   state.rare_positions = read_optional_list(group, at, "rare_positions");
   state.rare_values = read_optional_list<std::uint32_t>(group, at, "rare_values");
   const std::string problem = sparse_state_problem(state, status.n);
@@ -1222,7 +1261,7 @@ RunStatus read_status(hid_t file) {
     status.target_n = read_attribute<std::uint64_t>(file, "/", "target_n");
   // Required in version 2; in version 3 present only for a run that released values from memory.
   const bool kept_parts = status.format_version == kReleasedFormatVersion ||
-                          (status.format_version == kSegmentedFormatVersion &&
+                          (status.segmented() &&
                            check_tri(H5Aexists(file, "prefix_n"), attribute_where("/", "prefix_n")));
   if (kept_parts) {
     status.prefix_n = read_attribute<std::uint64_t>(file, "/", "prefix_n");
@@ -1346,12 +1385,12 @@ RunRecord read_hdf5(const std::string& path, LoadValues load) {
   record.target_n = status.target_n;
   record.engine = read_string_attribute(file, "/", "engine");
   record.program_version = read_string_attribute(file, "/", "program_version");
-  record.stats = read_stats(file);
+  record.stats = read_stats(file, status.game);
   record.period = read_period(file);
   record.sparse_state = read_sparse_state(file, status);
   record.provenance = read_provenance(file);
   // The big ones last: damage elsewhere is found quickly.
-  if (status.format_version == kSegmentedFormatVersion) {
+  if (status.segmented()) {
     record.values = read_segmented_values(file, path, status, load);
   } else if (status.format_version == kReleasedFormatVersion) {
     if (load == LoadValues::All && !status.holds_every_value())
@@ -1498,7 +1537,7 @@ std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, 
       throw StoreError("holds G(0.." + std::to_string(status.n) + "-1): G(" + std::to_string(from) + ".." +
                        std::to_string(to) + "-1) is not in it");
     std::vector<Value> values(to - from);
-    if (status.format_version == kSegmentedFormatVersion) {
+    if (status.segmented()) {
       read_from_segments(path, status.game, read_segment_list(file, status.n), values.data(), from, to);
       return values;
     }
@@ -1567,7 +1606,7 @@ RunFileWriter RunFileWriter::resume(const std::string& path) {
                        " only (format version 2): it cannot be continued as segments");
     writer.game_ = status.game;
     writer.saved_n_ = status.n;
-    if (status.format_version == kSegmentedFormatVersion) {
+    if (status.segmented()) {
       writer.segments_ = read_segment_list(file, status.n);
       writer.durable_n_ = status.n;
       // The complete segments lead; what follows them are pieces of the next one.

@@ -56,12 +56,15 @@ namespace sgx {
 
 // Readers take every version from kOldestFormatVersion to kFormatVersion. write_run_file writes
 // whole files as version 1 (version 2 for a released middle), so that older programs still read
-// them; RunFileWriter writes version 3. Table files are version 1.
+// them; RunFileWriter writes version 3, or version 4 when a rare mask uses the heap's parity (the
+// same layout, which older programs must not read with the mask taken for one without it). Table
+// files are version 1.
 inline constexpr int kOldestFormatVersion = 1;
 inline constexpr int kWholeFormatVersion = 1;
 inline constexpr int kReleasedFormatVersion = 2;
 inline constexpr int kSegmentedFormatVersion = 3;
-inline constexpr int kFormatVersion = 3;  // the newest
+inline constexpr int kPositionMaskFormatVersion = 4;
+inline constexpr int kFormatVersion = 4;  // the newest
 
 // A file that cannot be written, read or trusted. The message says which file and why.
 class StoreError : public std::runtime_error {
@@ -124,7 +127,9 @@ struct RunStatus {
   int format_version = 0;
   bool has_released() const { return tail_start > prefix_n; }
   // False only for a version-2 file with a released middle: those values are in no file.
-  bool holds_every_value() const { return !has_released() || format_version >= kSegmentedFormatVersion; }
+  bool holds_every_value() const { return !has_released() || segmented(); }
+  // Versions 3 and 4: a manifest and segment files.
+  bool segmented() const { return format_version >= kSegmentedFormatVersion; }
 };
 RunStatus read_run_status(const std::string& path);
 
