@@ -26,6 +26,8 @@
 //   /values                    an HDF5 virtual dataset of G(0..n-1), mapped onto the segments
 //   /segments (group)          start, end: segment k holds G(start[k]..end[k]-1), in order
 //   /stats, /period, /sparse   as in version 1 (/sparse required with prefix_n)
+// Format version 4 is version 3 with a rare mask that uses the heap's parity (stats.hpp): /stats
+// rare_position_bit, /sparse position_bit = 1; /sparse/odd_histogram may be in any version.
 // Two-dimensional tables (table2d.hpp) have files of their own, told apart by a root attribute
 // kind = "table2d" (run files have no kind):
 //   attributes on the root:    format_version (1), kind, game ("wythoff" or "cut"), n, origin,
