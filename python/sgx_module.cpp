@@ -154,10 +154,11 @@ std::string period_repr(const sgx::PeriodResult& p) {
          ")";
 }
 
-sgx::SparseStats stats(const py::object& values_object) {
+sgx::SparseStats stats(const py::object& values_object, const std::optional<std::string>& game) {
   const Sequence values = from_python(values_object);
+  const sgx::SplitTakeParity splits = game ? sgx::parse_rules(*game).split_take_parity() : sgx::SplitTakeParity::Mixed;
   py::gil_scoped_release unlocked;
-  return sgx::compute_stats(values);
+  return sgx::compute_stats(values, splits);
 }
 
 std::string stats_repr(const sgx::SparseStats& s) {
@@ -349,7 +350,7 @@ alone (a tail of two full periods covering a quarter of the values) and never pr
           "the value bits of the mask with the fewest rare positions")
       .def_property_readonly(
           "rare_position_bit", [](const sgx::SparseStats& s) { return s.rare_mask.with_position; },
-          "whether the heap's parity enters the rare test (never for sgx.stats, which knows no game)")
+          "whether the heap's parity enters the rare test (only with a game whose splits take one parity)")
       .def_readonly("rare_count", &sgx::SparseStats::rare_count, "positions rare under rare_mask")
       .def_readonly("last_rare", &sgx::SparseStats::last_rare, "the largest rare position, -1 if none")
       .def_readonly("max_value", &sgx::SparseStats::max_value)
@@ -357,9 +358,11 @@ alone (a tail of two full periods covering a quarter of the values) and never pr
       .def_property_readonly("histogram", &histogram_array, "histogram[v]: positions with value v")
       .def("__repr__", &stats_repr);
 
-  m.def("stats", &stats, py::arg("values"),
+  m.def("stats", &stats, py::arg("values"), py::arg("game") = py::none(),
         R"(Histogram and rare values: a position n is rare under mask m when G(n) & m has an even number of
-bits set; rare_mask is the non-zero mask with the fewest rare positions.)");
+bits set; rare_mask is the non-zero mask with the fewest rare positions. With game, whose two-heap
+splits all take k tokens of one parity, the mask may use the heap's parity too (rare_position_bit):
+n is then rare when G(n) & m has as many bits set as n - k, modulo 2.)");
 
   py::class_<PyMove>(m, "Move", "A winning move: which part of the position, and what it leaves.")
       .def_readonly("index", &PyMove::index, "which heap (or pair, sheet), counting from 0")
