@@ -302,6 +302,10 @@ std::string sparse_state_problem(const SparseState& state, std::uint64_t n) {
   if (wrapped) return "the histogram counts 2^64 positions or more, not n = " + std::to_string(n);
   if (counted != n)
     return "the histogram counts " + std::to_string(counted) + " positions, not n = " + std::to_string(n);
+  for (std::size_t v = 0; v < state.odd_histogram.size(); ++v)
+    if (state.odd_histogram[v] > (v < state.histogram.size() ? state.histogram[v] : 0))
+      return "odd_histogram counts " + std::to_string(state.odd_histogram[v]) + " odd positions of value " +
+             std::to_string(v) + ", more than the histogram's positions of it";
   if (state.max_at >= std::max<std::uint64_t>(n, 1))  // 0 when there are no values
     return "max_at is " + std::to_string(state.max_at) + ", not below n = " + std::to_string(n);
   return "";

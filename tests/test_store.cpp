@@ -973,6 +973,13 @@ TEST_F(StoreTest, ReleasedValuesAreNotWrittenWithoutAConsistentState) {
   EXPECT_EQ(store_error_message([&] { write_with(counted_twice); }),
             "cannot write " + path("run.h5") +
                 ": the rare-value state is inconsistent: the histogram counts 300001 positions, not n = 300000");
+  SparseState more_odd_than_all = state;
+  more_odd_than_all.odd_histogram.assign(2, 0);
+  more_odd_than_all.odd_histogram[1] = state.histogram[1] + 1;
+  EXPECT_EQ(store_error_message([&] { write_with(more_odd_than_all); }),
+            "cannot write " + path("run.h5") + ": the rare-value state is inconsistent: odd_histogram counts " +
+                std::to_string(state.histogram[1] + 1) + " odd positions of value 1, more than the histogram's " +
+                "positions of it");
   EXPECT_EQ(difference(old_record, read_run_file(path("run.h5"))), "");
   EXPECT_EQ(entries(), std::vector<std::string>{"run.h5"});
 }
