@@ -2,10 +2,11 @@
 //
 // With a mask m, a value is rare when popcount(v & m) is even (or, with the heap's parity, has
 // the parity of n - k). A two-heap split option is common only when exactly one part is rare, so
-// pairing every rare position r with its partner lists every common option value; with the
-// heap's parity, which values are common depends on the parity of n, one pattern for each. The least common value c not listed bounds G(n); the rare values
-// below c must still be shown present, by scanning split pairs from the small end until each is
-// found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
+// pairing every rare position r with its partner lists every common option value (with the
+// heap's parity, which values are common depends on the parity of n: one pattern for each). The
+// least common value c not listed bounds G(n); the rare values below c must still be shown
+// present, by scanning split pairs from the small end until each is found. When the rare list R
+// stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
 // The scan is a coupon collector: the last few values take thousands of pairs. Two common parts
 // give a rare value, and two frequent values give it most often, while the first pairs' small
@@ -440,7 +441,8 @@ class SparseKernel final : public Kernel {
     ScreenCandidates<T> candidates;
     for (std::uint64_t j = 0; j < heaps; ++j) {
       int listed = 0;
-      known_[first + j].for_each_missing_of(common_pattern(start + first + j), static_cast<Value>(bound_), [&](Value v) {
+      const ValueSet& common = common_pattern(start + first + j);
+      known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
         candidates.values[listed++][j] = static_cast<T>(v);
         return listed < kScreenSlots;
       });
@@ -663,7 +665,7 @@ class SparseKernel final : public Kernel {
   const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
   std::uint64_t bound_ = 1;            // a power of two above every value so far
-  RareMask mask_;                      // 0: every value is rare (the naive method)
+  RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;
   std::uint64_t rare_at_choice_ = 0;
   std::vector<std::uint64_t> histogram_;

@@ -85,7 +85,8 @@ RareMask best_rare_mask(const std::vector<std::uint64_t>& histogram, const std::
   return best;
 }
 
-std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram, const std::vector<std::uint64_t>& odd_histogram,
+std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
+                            const std::vector<std::uint64_t>& odd_histogram,
                             const RareMask& mask) {
   std::uint64_t count = 0;
   for (Value v = 0; v < histogram.size(); ++v) {

@@ -71,14 +71,15 @@ TEST(ParityStats, CountsAndChoiceMatchBruteForce) {
   for (int trial = 0; trial < 200; ++trial) {
     const std::size_t size = std::size_t{1} << std::uniform_int_distribution<int>(0, 6)(rng);
     const std::size_t n = std::uniform_int_distribution<std::size_t>(0, 600)(rng);
-    const SplitTakeParity splits = std::vector<SplitTakeParity>{SplitTakeParity::Mixed, SplitTakeParity::Even,
-                                                                SplitTakeParity::Odd}[static_cast<std::size_t>(trial % 3)];
+    const SplitTakeParity choices[] = {SplitTakeParity::Mixed, SplitTakeParity::Even, SplitTakeParity::Odd};
+    const SplitTakeParity splits = choices[trial % 3];
     // Values that follow a hidden mask with the position most of the time.
     const RareMask hidden{std::uniform_int_distribution<std::uint64_t>(0, size - 1)(rng), true, trial % 2 == 0};
     std::vector<Value> values;
     for (std::uint64_t i = 0; i < n; ++i) {
       Value v = std::uniform_int_distribution<Value>(0, static_cast<Value>(size - 1))(rng);
-      if (is_rare(v, i, hidden) && std::uniform_int_distribution<int>(0, 9)(rng) > 0) v ^= static_cast<Value>(hidden.values & -hidden.values);
+      const Value lowest_bit = static_cast<Value>(hidden.values & -hidden.values);
+      if (is_rare(v, i, hidden) && std::uniform_int_distribution<int>(0, 9)(rng) > 0) v ^= lowest_bit;
       values.push_back(v);
     }
     const SparseStats stats = compute_stats(Sequence::from_vector(values), splits);
@@ -230,7 +231,8 @@ TEST_F(ParityFiles, BoundedStateWithThePositionResumesThroughTheFile) {
 TEST_F(ParityFiles, RunOctalResumesAndOnlySuchFilesAreVersion4) {
   ASSERT_EQ(run("run_octal", {"0.127", "--n", "2^16", "--out", path("a.h5"), "--quiet"}).exit_code, 0);
   EXPECT_EQ(read_run_status(path("a.h5")).format_version, kPositionMaskFormatVersion);
-  const testing::Result resumed = run("run_octal", {"0.127", "--n", "2^17", "--out", path("a.h5"), "--resume", "--json"});
+  const testing::Result resumed =
+      run("run_octal", {"0.127", "--n", "2^17", "--out", path("a.h5"), "--resume", "--json"});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   const auto json = testing::json_object(resumed.out);
   EXPECT_EQ(json["stats"]["rare_mask"], 1);
@@ -238,7 +240,8 @@ TEST_F(ParityFiles, RunOctalResumesAndOnlySuchFilesAreVersion4) {
   EXPECT_EQ(json["stats"]["rare_count"], 693);
   EXPECT_EQ(json["stats"]["last_rare"], 27106);
   const testing::Result fresh = run("run_octal", {"0.127", "--n", "2^17", "--out", path("b.h5"), "--print", "--quiet"});
-  const testing::Result again = run("run_octal", {"0.127", "--n", "2^17", "--out", path("a.h5"), "--resume", "--print", "--quiet"});
+  const testing::Result again =
+      run("run_octal", {"0.127", "--n", "2^17", "--out", path("a.h5"), "--resume", "--print", "--quiet"});
   ASSERT_EQ(fresh.exit_code, 0);
   EXPECT_EQ(again.out, fresh.out);
   const testing::Result text = run("sg_period", {path("a.h5")});

@@ -48,7 +48,8 @@ RareMask best_rare_mask(const std::vector<std::uint64_t>& histogram, const std::
                         SplitTakeParity splits);
 
 // How many positions the histograms count as rare under mask.
-std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram, const std::vector<std::uint64_t>& odd_histogram,
+std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
+                            const std::vector<std::uint64_t>& odd_histogram,
                             const RareMask& mask);
 
 struct SparseStats {
