@@ -185,14 +185,15 @@ std::string period_repr(const sgx::PeriodResult& p) {
          ")";
 }
 
-sgx::SparseStats stats(const py::object& values_object) {
+sgx::SparseStats stats(const py::object& values_object, const std::optional<std::string>& game) {
   const Sequence values = from_python(values_object);
+  const sgx::SplitTakeParity splits = game ? sgx::parse_rules(*game).split_take_parity() : sgx::SplitTakeParity::Mixed;
   py::gil_scoped_release unlocked;
-  return sgx::compute_stats(values);
+  return sgx::compute_stats(values, splits);
 }
 
 std::string stats_repr(const sgx::SparseStats& s) {
-  return "Stats(rare_mask=" + sgx::hex(s.rare_mask) + ", rare_count=" + std::to_string(s.rare_count) +
+  return "Stats(rare_mask=" + sgx::rare_mask_text(s.rare_mask) + ", rare_count=" + std::to_string(s.rare_count) +
          ", last_rare=" + std::to_string(s.last_rare) + ", max_value=" + std::to_string(s.max_value) +
          ", max_at=" + std::to_string(s.max_at) + ", histogram=<" + std::to_string(s.histogram.size()) + " counts>)";
 }
@@ -391,7 +392,12 @@ alone (a tail of two full periods covering a quarter of the values) and never pr
 names its game (game, if given, must be the same).)");
 
   py::class_<sgx::SparseStats>(m, "Stats", "Rare-value statistics of a sequence; see sgx.stats.")
-      .def_readonly("rare_mask", &sgx::SparseStats::rare_mask, "the mask with the fewest rare positions")
+      .def_property_readonly(
+          "rare_mask", [](const sgx::SparseStats& s) { return s.rare_mask.values; },
+          "the value bits of the mask with the fewest rare positions")
+      .def_property_readonly(
+          "rare_position_bit", [](const sgx::SparseStats& s) { return s.rare_mask.with_position; },
+          "whether the heap's parity enters the rare test (only with a game whose splits take one parity)")
       .def_readonly("rare_count", &sgx::SparseStats::rare_count, "positions rare under rare_mask")
       .def_readonly("last_rare", &sgx::SparseStats::last_rare, "the largest rare position, -1 if none")
       .def_readonly("max_value", &sgx::SparseStats::max_value)
@@ -399,9 +405,11 @@ names its game (game, if given, must be the same).)");
       .def_property_readonly("histogram", &histogram_array, "histogram[v]: positions with value v")
       .def("__repr__", &stats_repr);
 
-  m.def("stats", &stats, py::arg("values"),
+  m.def("stats", &stats, py::arg("values"), py::arg("game") = py::none(),
         R"(Histogram and rare values: a position n is rare under mask m when G(n) & m has an even number of
-bits set; rare_mask is the non-zero mask with the fewest rare positions.)");
+bits set; rare_mask is the non-zero mask with the fewest rare positions. With game, whose two-heap
+splits all take k tokens of one parity, the mask may use the heap's parity too (rare_position_bit):
+n is then rare when G(n) & m has as many bits set as n - k, modulo 2.)");
 
   py::class_<PyMove>(m, "Move", "A winning move: which part of the position, and what it leaves.")
       .def_readonly("index", &PyMove::index, "which heap (or pair, sheet), counting from 0")

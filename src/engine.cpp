@@ -133,7 +133,8 @@ void Engine::switch_kernel_if_better() {
     next_sparse_check_ = std::bit_ceil(n + 1);
   } else if (active_ == KernelKind::Sweep && auto_kernel(rules_) == KernelKind::Sparse && n >= next_sparse_check_) {
     next_sparse_check_ = std::bit_ceil(n + 1);
-    if (auto_prefers_sparse(n, compute_stats(values_).rare_count)) use_kernel(KernelKind::Sparse);
+    if (auto_prefers_sparse(n, compute_stats(values_, rules_.split_take_parity()).rare_count))
+      use_kernel(KernelKind::Sparse);
   }
 }
 

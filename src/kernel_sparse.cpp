@@ -1,10 +1,12 @@
 // The rare-value ("sparse space") kernel, docs/THEORY.md section 4.
 //
-// With a mask m, a value is rare when popcount(v & m) is even. A two-heap split option is common
-// only when exactly one part is rare, so pairing every rare position r with its partner lists
-// every common option value. The least common value c not listed bounds G(n); the rare values
-// below c must still be shown present, by scanning split pairs from the small end until each is
-// found. When the rare list R stays small, each heap costs O(|splits| |R|) instead of O(n).
+// With a mask m, a value is rare when popcount(v & m) is even (or, with the heap's parity, has
+// the parity of n - k). A two-heap split option is common only when exactly one part is rare, so
+// pairing every rare position r with its partner lists every common option value (with the
+// heap's parity, which values are common depends on the parity of n: one pattern for each). The
+// least common value c not listed bounds G(n); the rare values below c must still be shown
+// present, by scanning split pairs from the small end until each is found. When the rare list R
+// stays small, each heap costs O(|splits| |R|) instead of O(n).
 //
 // The scan is a coupon collector: the last few values take thousands of pairs. Two common parts
 // give a rare value, and two frequent values give it most often, while the first pairs' small
@@ -103,15 +105,17 @@ bool splits_into_two(const Rules& rules) {
 
 class SparseKernel final : public Kernel {
  public:
-  explicit SparseKernel(const Rules& rules) : Kernel(rules), lists_rare_(splits_into_two(rules)) {}
+  explicit SparseKernel(const Rules& rules)
+      : Kernel(rules), lists_rare_(splits_into_two(rules)), split_parity_(rules.split_take_parity()) {}
 
   void attach(const Sequence& values) override {
     forget_probe_parts();
     bound_ = 1;
     histogram_.assign(1, 0);
+    odd_histogram_.assign(1, 0);
     rare_.clear();
     rare_values_.clear();
-    for (std::uint64_t n = 0; n < values.size(); ++n) count_value(values[n]);
+    for (std::uint64_t n = 0; n < values.size(); ++n) count_value(n, values[n]);
     values.visit([this](const auto& g) { choose_mask(g); });
   }
 
@@ -120,6 +124,8 @@ class SparseKernel final : public Kernel {
     histogram_ = state.histogram;
     bound_ = std::bit_ceil(std::max<std::uint64_t>(histogram_.size(), 1));
     histogram_.resize(bound_, 0);
+    odd_histogram_ = state.odd_histogram;
+    odd_histogram_.resize(bound_, 0);
     mask_ = state.mask;
     rare_ = state.rare_positions;
     rare_values_ = state.rare_values;
@@ -130,13 +136,14 @@ class SparseKernel final : public Kernel {
   }
 
   void note_filled(const Sequence& values, std::uint64_t from) override {
-    for (std::uint64_t n = from; n < values.size(); ++n) count_value(values[n]);
+    for (std::uint64_t n = from; n < values.size(); ++n) count_value(n, values[n]);
   }
 
   std::optional<SparseState> state() const override {
     SparseState state;
     state.mask = mask_;
     state.histogram = histogram_;
+    state.odd_histogram = odd_histogram_;
     state.rare_positions = rare_;
     state.rare_values = rare_values_;
     return state;
@@ -273,10 +280,11 @@ class SparseKernel final : public Kernel {
           group.move_row_into(i - first, known_[i]);
         }
         if constexpr (sizeof(T) <= 2)
-          if (!screened.empty()) screen_group(g, first, last, screened, group);
+          if (!screened.empty()) screen_group(g, start, first, last, screened, group);
         for (std::uint64_t i = first; i < last; ++i) {
-          const Value c = known_[i].first_missing_of(common_pattern_, static_cast<Value>(bound_));
-          if (missing.assign_missing_below(known_[i], common_pattern_, c) > 0)
+          const ValueSet& common = common_pattern(start + i);
+          const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
+          if (missing.assign_missing_below(known_[i], common, c) > 0)
             scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
         }
         timer.stop();
@@ -435,13 +443,14 @@ class SparseKernel final : public Kernel {
   // after all (its least unseen common value lies past them); exact_below_ says where each set
   // stops being exact.
   template <class T>
-  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+  void screen_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first, std::uint64_t last,
                     const std::vector<Screened>& screened, GroupMarks& group) {
     const std::uint64_t heaps = last - first;
     ScreenCandidates<T> candidates;
     for (std::uint64_t j = 0; j < heaps; ++j) {
       int listed = 0;
-      known_[first + j].for_each_missing_of(common_pattern_, static_cast<Value>(bound_), [&](Value v) {
+      const ValueSet& common = common_pattern(start + first + j);
+      known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
         candidates.values[listed++][j] = static_cast<T>(v);
         return listed < kScreenSlots;
       });
@@ -460,7 +469,8 @@ class SparseKernel final : public Kernel {
       for (int k = 0; k < kScreenSlots; ++k)
         if ((hits[k] >> j) & 1) known.insert(candidates.values[k][j]);
       if (exact_below_[first + j] == kExact ||
-          known.first_missing_of(common_pattern_, static_cast<Value>(bound_)) < exact_below_[first + j])
+          known.first_missing_of(common_pattern(start + first + j), static_cast<Value>(bound_)) <
+              exact_below_[first + j])
         continue;
       auto marks = group.row(j);
       for (const Screened& range : screened)
@@ -584,14 +594,15 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
                std::uint64_t scanned_to, Value exact_below) {
-    Value c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+    const ValueSet& common = common_pattern(n);
+    Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
         if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, decide_marks_);
       decide_marks_.move_into(seen);
-      c = seen.first_missing_of(common_pattern_, static_cast<Value>(bound_));
+      c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
-    if (missing_.assign_missing_below(seen, common_pattern_, c) == 0) return c;
+    if (missing_.assign_missing_below(seen, common, c) == 0) return c;
     collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
     if (missing_.first_present(c) < c) {
       const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
@@ -648,13 +659,13 @@ class SparseKernel final : public Kernel {
   bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
                       Value& value) {
     const ValueSet& known = known_[n - start];
-    if (known.word_count() != common_pattern_.word_count()) return false;  // the values grew wider
+    if (known.word_count() != common_pattern(n).word_count()) return false;  // the values grew wider
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
     const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
                                          static_cast<Value>(std::numeric_limits<T>::max())});
     T candidates[tuning::kQuickCandidates];
     int count = 0;
-    known.for_each_missing_of(common_pattern_, limit, [&](Value v) {
+    known.for_each_missing_of(common_pattern(n), limit, [&](Value v) {
       candidates[count++] = static_cast<T>(v);
       return count < tuning::kQuickCandidates;
     });
@@ -686,25 +697,29 @@ class SparseKernel final : public Kernel {
     const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
     if (not_given == 0) return false;
     const Value c = candidates[std::countr_zero(not_given)];
-    if (known.misses_any_below(common_pattern_, c)) return false;  // a rare value below c may be missing
+    if (known.misses_any_below(common_pattern(n), c)) return false;  // a rare value below c may be missing
     value = c;
     return true;
   }
 
-  void count_value(Value value) {
+  void count_value(std::uint64_t n, Value value) {
     while (value >= bound_) {
       bound_ *= 2;
       mask_stale_ = true;
     }
-    if (histogram_.size() < bound_) histogram_.resize(bound_, 0);
+    if (histogram_.size() < bound_) {
+      histogram_.resize(bound_, 0);
+      odd_histogram_.resize(bound_, 0);
+    }
     ++histogram_[value];
+    odd_histogram_[value] += n & 1;
   }
 
   void record(std::uint64_t n, Value value) {
     const std::uint64_t old_bound = bound_;
-    count_value(value);
+    count_value(n, value);
     if (bound_ != old_bound) build_patterns();
-    if (lists_rare_ && is_rare(value, mask_)) {
+    if (lists_rare_ && is_rare(value, n, mask_)) {
       rare_.push_back(n);
       rare_values_.push_back(value);
       if (rare_.size() >= std::max<std::uint64_t>(16, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
@@ -718,13 +733,13 @@ class SparseKernel final : public Kernel {
   template <class T>
   void choose_mask(const ValueVector<T>& g) {
     mask_stale_ = false;
-    const std::uint64_t best = best_rare_mask(histogram_);
+    const RareMask best = best_rare_mask(histogram_, odd_histogram_, split_parity_);
     if (best != mask_ && !released_) {
       mask_ = best;
       rare_.clear();
       rare_values_.clear();
       for (std::uint64_t n = 0; lists_rare_ && n < g.size(); ++n)
-        if (is_rare(g[n], mask_)) {
+        if (is_rare(g[n], n, mask_)) {
           rare_.push_back(n);
           rare_values_.push_back(g[n]);
         }
@@ -733,25 +748,31 @@ class SparseKernel final : public Kernel {
     build_patterns();
   }
 
+  // The values a heap's rare pairs list: not rare for it (docs/THEORY.md section 4).
   void build_patterns() {
-    common_pattern_.reset(bound_);
     missing_.reset(bound_);
-    for (Value v = 0; v < bound_; ++v)
-      if (!is_rare(v, mask_)) common_pattern_.insert(v);
+    for (std::uint64_t parity = 0; parity < 2; ++parity) {
+      common_patterns_[parity].reset(bound_);
+      for (Value v = 0; v < bound_; ++v)
+        if (!is_rare(v, parity, mask_)) common_patterns_[parity].insert(v);
+    }
   }
+  const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
   std::uint64_t bound_ = 1;            // a power of two above every value so far
-  std::uint64_t mask_ = 0;             // 0: every value is rare (the naive method)
+  RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;
   std::uint64_t rare_at_choice_ = 0;
   std::vector<std::uint64_t> histogram_;
+  std::vector<std::uint64_t> odd_histogram_;  // odd_histogram_[v]: odd positions with value v
   std::vector<std::uint64_t> rare_;    // rare positions, increasing
   std::vector<Value> rare_values_;     // G at each rare position (kept when the values are released)
   const bool lists_rare_;              // whether rare_ is kept (the game splits into two heaps)
+  const SplitTakeParity split_parity_;  // whether the mask may use the heap's parity
   bool released_ = false;              // bounded memory: G(prefix_end_..tail_start_-1) may not be read
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;
-  ValueSet common_pattern_;            // the common values below bound_
+  ValueSet common_patterns_[2];        // the common values below bound_ for even and odd heaps
   ValueSet missing_;                   // decide()'s rare values not yet shown present
   ValueMarks decide_marks_;
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block

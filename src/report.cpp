@@ -16,6 +16,8 @@ std::string hex(std::uint64_t value) {
   return s.str();
 }
 
+std::string rare_mask_text(const RareMask& mask) { return hex(mask.values) + (mask.with_position ? "+pos" : ""); }
+
 namespace {
 
 // A count or position that is absent: null in JSON, never 0, which could be a real value.
@@ -24,7 +26,10 @@ Json number_or_null(bool present, std::uint64_t value) { return present ? Json(v
 }  // namespace
 
 Json stats_json(const SparseStats& stats) {
-  return {{"rare_mask", stats.rare_mask}, {"rare_count", stats.rare_count}, {"last_rare", stats.last_rare}};
+  return {{"rare_mask", stats.rare_mask.values},
+          {"rare_position_bit", stats.rare_mask.with_position},
+          {"rare_count", stats.rare_count},
+          {"last_rare", stats.last_rare}};
 }
 
 Json period_json(const PeriodResult& period, bool with_exceptions) {
@@ -135,7 +140,7 @@ std::string run_report_text(const RunReport& r) {
     << "time        " << secs << " s (" << rate << " values/s, " << r.threads << " threads, engine " << r.engine
     << ")\n"
     << "largest     " << r.stats.max_value << " (first at " << r.stats.max_at << ")\n"
-    << "rare        mask " << hex(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
+    << "rare        mask " << rare_mask_text(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
   if (r.stats.last_rare >= 0) s << ", last at " << r.stats.last_rare;
   s << "\n";
   const std::string kept = kept_values_text(r.kept_prefix, r.tail_start, r.n);
@@ -169,7 +174,7 @@ std::string period_table(const std::vector<TableRow>& rows) {
     cells.push_back({row.game, std::to_string(row.n), p.found ? std::to_string(p.period) : none,
                      p.found ? std::to_string(p.preperiod) : none, p.found ? std::to_string(p.saltus) : none,
                      proven, std::to_string(row.stats.max_value) + " @" + std::to_string(row.stats.max_at),
-                     hex(row.stats.rare_mask), std::to_string(row.stats.rare_count),
+                     rare_mask_text(row.stats.rare_mask), std::to_string(row.stats.rare_count),
                      row.stats.last_rare >= 0 ? std::to_string(row.stats.last_rare) : none});
   }
   std::vector<std::size_t> width(header.size(), 0);

@@ -175,6 +175,22 @@ bool Rules::has_unequal_splits() const {
   return std::any_of(finite_.begin(), finite_.end(), unequal) || std::any_of(tail_.begin(), tail_.end(), unequal);
 }
 
+SplitTakeParity Rules::split_take_parity() const {
+  bool even = false, odd = false;
+  auto note = [&](std::uint64_t k) { (k % 2 == 0 ? even : odd) = true; };
+  for (std::uint64_t k = 0; k < finite_.size(); ++k)
+    if (finite_[k].bits & kLeaveTwo) note(k);
+  // Tail digit i stands for the takes finite_.size() + i + j * tail_.size(), j = 0, 1, ...: both
+  // parities when the tail's length is odd.
+  for (std::uint64_t i = 0; i < tail_.size(); ++i)
+    if (tail_[i].bits & kLeaveTwo) {
+      note(finite_.size() + i);
+      if (tail_.size() % 2 == 1) note(finite_.size() + i + 1);
+    }
+  if (even == odd) return SplitTakeParity::Mixed;
+  return odd ? SplitTakeParity::Odd : SplitTakeParity::Even;
+}
+
 bool Rules::is_octal() const {
   auto octal = [](const Digit& d) { return d.bits < 8; };
   return std::all_of(finite_.begin(), finite_.end(), octal) && std::all_of(tail_.begin(), tail_.end(), octal);

@@ -1,27 +1,65 @@
 #include "sgx/stats.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace sgx {
 
-std::vector<std::uint64_t> rare_counts_for_all_masks(std::vector<std::uint64_t> histogram) {
-  std::size_t size = std::bit_ceil(std::max<std::size_t>(histogram.size(), 1));
-  std::uint64_t total = 0;
-  for (auto h : histogram) total += h;
-  // Walsh-Hadamard: w[m] = sum_v h[v] (-1)^popcount(v & m) = rare(m) - common(m).
-  std::vector<std::int64_t> w(histogram.begin(), histogram.end());
-  w.resize(size, 0);
-  for (std::size_t len = 1; len < size; len <<= 1)
-    for (std::size_t i = 0; i < size; i += len << 1)
+namespace {
+
+// w[m] = sum_v h[v] (-1)^popcount(v & m), in place; h.size() a power of two.
+void walsh_hadamard(std::vector<std::int64_t>& w) {
+  for (std::size_t len = 1; len < w.size(); len <<= 1)
+    for (std::size_t i = 0; i < w.size(); i += len << 1)
       for (std::size_t j = i; j < i + len; ++j) {
         std::int64_t a = w[j], b = w[j + len];
         w[j] = a + b;
         w[j + len] = a - b;
       }
-  std::vector<std::uint64_t> rare(size);
-  for (std::size_t m = 0; m < size; ++m)
+}
+
+std::size_t transform_size(const std::vector<std::uint64_t>& histogram) {
+  return std::bit_ceil(std::max<std::size_t>(histogram.size(), 1));
+}
+
+std::uint64_t total_of(const std::vector<std::uint64_t>& histogram) {
+  std::uint64_t total = 0;
+  for (auto h : histogram) total += h;
+  return total;
+}
+
+// Counts from a transform w[m] = rare(m) - common(m), of total positions.
+std::vector<std::uint64_t> rare_from_difference(const std::vector<std::int64_t>& w, std::uint64_t total) {
+  std::vector<std::uint64_t> rare(w.size());
+  for (std::size_t m = 0; m < w.size(); ++m)
     rare[m] = static_cast<std::uint64_t>((static_cast<std::int64_t>(total) + w[m]) / 2);
   return rare;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> rare_counts_for_all_masks(std::vector<std::uint64_t> histogram) {
+  const std::uint64_t total = total_of(histogram);
+  // w[m] = rare(m) - common(m).
+  std::vector<std::int64_t> w(histogram.begin(), histogram.end());
+  w.resize(transform_size(histogram), 0);
+  walsh_hadamard(w);
+  return rare_from_difference(w, total);
+}
+
+std::vector<std::uint64_t> rare_counts_with_position(const std::vector<std::uint64_t>& histogram,
+                                                     const std::vector<std::uint64_t>& odd_histogram,
+                                                     bool odd_takes) {
+  // One more bit in the transform, folded: the position's bit adds (-1)^(n's parity + k's), so
+  // the transform of (even - odd) positions per value, signed by k's parity, is rare(m) - common(m).
+  std::vector<std::int64_t> w(transform_size(histogram), 0);
+  for (std::size_t v = 0; v < histogram.size(); ++v) {
+    const auto odd = static_cast<std::int64_t>(v < odd_histogram.size() ? odd_histogram[v] : 0);
+    const std::int64_t even = static_cast<std::int64_t>(histogram[v]) - odd;
+    w[v] = odd_takes ? odd - even : even - odd;
+  }
+  walsh_hadamard(w);
+  return rare_from_difference(w, total_of(histogram));
 }
 
 std::uint64_t best_rare_mask(const std::vector<std::uint64_t>& histogram) {
@@ -32,24 +70,56 @@ std::uint64_t best_rare_mask(const std::vector<std::uint64_t>& histogram) {
   return best;
 }
 
-SparseStats compute_stats(const Sequence& values) {
+RareMask best_rare_mask(const std::vector<std::uint64_t>& histogram, const std::vector<std::uint64_t>& odd_histogram,
+                        SplitTakeParity splits) {
+  RareMask best{best_rare_mask(histogram)};
+  if (splits == SplitTakeParity::Mixed || histogram.empty()) return best;
+  std::uint64_t best_count = rare_counts_for_all_masks(histogram)[best.values];
+  const bool odd_takes = splits == SplitTakeParity::Odd;
+  const auto rare = rare_counts_with_position(histogram, odd_histogram, odd_takes);
+  for (std::uint64_t m = 0; m < rare.size(); ++m)
+    if (rare[m] < best_count) {
+      best = RareMask{m, true, odd_takes};
+      best_count = rare[m];
+    }
+  return best;
+}
+
+std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
+                            const std::vector<std::uint64_t>& odd_histogram,
+                            const RareMask& mask) {
+  std::uint64_t count = 0;
+  for (Value v = 0; v < histogram.size(); ++v) {
+    const std::uint64_t odd = v < odd_histogram.size() ? odd_histogram[v] : 0;
+    if (is_rare(v, 0, mask)) count += histogram[v] - odd;
+    if (is_rare(v, 1, mask)) count += odd;
+  }
+  return count;
+}
+
+SparseStats compute_stats(const Sequence& values, SplitTakeParity splits) {
   SparseStats stats;
-  values.visit([&stats](const auto& g) {
+  std::vector<std::uint64_t> odd_histogram;
+  values.visit([&](const auto& g) {
     for (std::uint64_t n = 0; n < g.size(); ++n) {
       Value v = g[n];
-      if (v >= stats.histogram.size()) stats.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
+      if (v >= stats.histogram.size()) {
+        stats.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
+        odd_histogram.resize(stats.histogram.size(), 0);
+      }
       ++stats.histogram[v];
+      odd_histogram[v] += n & 1;
       if (v > stats.max_value) {
         stats.max_value = v;
         stats.max_at = n;
       }
     }
   });
-  stats.rare_mask = best_rare_mask(stats.histogram);
-  if (!stats.histogram.empty()) stats.rare_count = rare_counts_for_all_masks(stats.histogram)[stats.rare_mask];
+  stats.rare_mask = best_rare_mask(stats.histogram, odd_histogram, splits);
+  stats.rare_count = rare_count_of(stats.histogram, odd_histogram, stats.rare_mask);
   values.visit([&stats](const auto& g) {
     for (std::uint64_t n = g.size(); n-- > 0;)
-      if (is_rare(g[n], stats.rare_mask)) {
+      if (is_rare(g[n], n, stats.rare_mask)) {
         stats.last_rare = static_cast<std::int64_t>(n);
         break;
       }
@@ -57,11 +127,11 @@ SparseStats compute_stats(const Sequence& values) {
   return stats;
 }
 
-std::vector<std::uint64_t> rare_positions(const Sequence& values, std::uint64_t mask) {
+std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask) {
   std::vector<std::uint64_t> positions;
   values.visit([&](const auto& g) {
     for (std::uint64_t n = 0; n < g.size(); ++n)
-      if (is_rare(g[n], mask)) positions.push_back(n);
+      if (is_rare(g[n], n, mask)) positions.push_back(n);
   });
   return positions;
 }

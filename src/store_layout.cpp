@@ -70,7 +70,7 @@ RunStatus read_status(hid_t file) {
     status.target_n = read_attribute<std::uint64_t>(file, "/", "target_n");
   // Required in version 2; in version 3 present only for a run that released values from memory.
   const bool kept_parts = status.format_version == kReleasedFormatVersion ||
-                          (status.format_version == kSegmentedFormatVersion &&
+                          (status.segmented() &&
                            check_tri(H5Aexists(file, "prefix_n"), attribute_where("/", "prefix_n")));
   if (kept_parts) {
     status.prefix_n = read_attribute<std::uint64_t>(file, "/", "prefix_n");
@@ -180,6 +180,10 @@ std::string sparse_state_problem(const SparseState& state, std::uint64_t n) {
   if (wrapped) return "the histogram counts 2^64 positions or more, not n = " + std::to_string(n);
   if (counted != n)
     return "the histogram counts " + std::to_string(counted) + " positions, not n = " + std::to_string(n);
+  for (std::size_t v = 0; v < state.odd_histogram.size(); ++v)
+    if (state.odd_histogram[v] > (v < state.histogram.size() ? state.histogram[v] : 0))
+      return "odd_histogram counts " + std::to_string(state.odd_histogram[v]) + " odd positions of value " +
+             std::to_string(v) + ", more than the histogram's positions of it";
   if (state.max_at >= std::max<std::uint64_t>(n, 1))  // 0 when there are no values
     return "max_at is " + std::to_string(state.max_at) + ", not below n = " + std::to_string(n);
   return "";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sgx/rules.hpp"
 #include "sgx/store.hpp"
 #include "store_hdf5.hpp"
 #include "store_layout.hpp"
@@ -59,11 +60,34 @@ Sequence read_kept_values(hid_t file, const RunStatus& status) {
   return values;
 }
 
-SparseStats read_stats(hid_t file) {
+// A rare mask: its value bits, and the flag for the heap's parity (format version 4), whose flip
+// the game's splits decide.
+RareMask read_rare_mask(hid_t group, const std::string& at, const char* values_name, const char* position_name,
+                        const std::string& game) {
+  RareMask mask;
+  mask.values = read_attribute<std::uint64_t>(group, at, values_name);
+  if (!check_tri(H5Aexists(group, position_name), attribute_where(at, position_name))) return mask;
+  mask.with_position = read_attribute<std::uint8_t>(group, at, position_name) != 0;
+  if (!mask.with_position) return mask;
+  SplitTakeParity splits = SplitTakeParity::Mixed;
+  try {
+    splits = parse_rules(game).split_take_parity();
+  } catch (const ParseError&) {
+    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " needs a game, and '" + game +
+                     "' is none");
+  }
+  if (splits == SplitTakeParity::Mixed)
+    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " uses the heap's parity, which " +
+                     game + " does not allow (its two-heap splits take numbers of both parities, or none)");
+  mask.odd_takes = splits == SplitTakeParity::Odd;
+  return mask;
+}
+
+SparseStats read_stats(hid_t file, const std::string& game) {
   auto group = open_group(file, "stats");
   const std::string at = "/stats";
   SparseStats stats;
-  stats.rare_mask = read_attribute<std::uint64_t>(group, at, "rare_mask");
+  stats.rare_mask = read_rare_mask(group, at, "rare_mask", "rare_position_bit", game);
   stats.rare_count = read_attribute<std::uint64_t>(group, at, "rare_count");
   stats.last_rare = read_attribute<std::int64_t>(group, at, "last_rare");
   stats.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
@@ -86,10 +110,11 @@ std::optional<SparseState> read_sparse_state(hid_t file, const RunStatus& status
   auto group = open_group(file, "sparse");
   const std::string at = "/sparse";
   SparseState state;
-  state.mask = read_attribute<std::uint64_t>(group, at, "mask");
+  state.mask = read_rare_mask(group, at, "mask", "position_bit", status.game);
   state.max_value = read_attribute<std::uint32_t>(group, at, "max_value");
   state.max_at = read_attribute<std::uint64_t>(group, at, "max_at");
   state.histogram = read_optional_list(group, at, "histogram");
+  state.odd_histogram = read_optional_list(group, at, "odd_histogram");
   state.rare_positions = read_optional_list(group, at, "rare_positions");
   state.rare_values = read_optional_list<std::uint32_t>(group, at, "rare_values");
   const std::string problem = sparse_state_problem(state, status.n);
@@ -226,12 +251,12 @@ RunRecord read_hdf5(const std::string& path, LoadValues load) {
   record.target_n = status.target_n;
   record.engine = read_string_attribute(file, "/", "engine");
   record.program_version = read_string_attribute(file, "/", "program_version");
-  record.stats = read_stats(file);
+  record.stats = read_stats(file, status.game);
   record.period = read_period(file);
   record.sparse_state = read_sparse_state(file, status);
   record.provenance = read_provenance(file);
   // The big ones last: damage elsewhere is found quickly.
-  if (status.format_version == kSegmentedFormatVersion) {
+  if (status.segmented()) {
     record.values = read_segmented_values(file, path, status, load);
   } else if (status.format_version == kReleasedFormatVersion) {
     if (load == LoadValues::All && !status.holds_every_value())
@@ -259,7 +284,7 @@ std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, 
       throw StoreError("holds G(0.." + std::to_string(status.n) + "-1): G(" + std::to_string(from) + ".." +
                        std::to_string(to) + "-1) is not in it");
     std::vector<Value> values(to - from);
-    if (status.format_version == kSegmentedFormatVersion) {
+    if (status.segmented()) {
       read_from_segments(path, status.game, read_segment_list(file, status.n), values.data(), from, to);
       return values;
     }

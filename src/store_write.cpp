@@ -81,7 +81,8 @@ void write_root(hid_t file, const RunInfo& info, const Sequence& values, int for
 
 void write_stats(hid_t file, const SparseStats& stats) {
   auto group = create_group(file, "stats");
-  write_attribute<std::uint64_t>(group, "rare_mask", stats.rare_mask);
+  write_attribute<std::uint64_t>(group, "rare_mask", stats.rare_mask.values);
+  if (stats.rare_mask.with_position) write_attribute<std::uint8_t>(group, "rare_position_bit", 1);
   write_attribute<std::uint64_t>(group, "rare_count", stats.rare_count);
   write_attribute<std::int64_t>(group, "last_rare", stats.last_rare);
   write_attribute<std::uint32_t>(group, "max_value", stats.max_value);
@@ -92,10 +93,12 @@ void write_stats(hid_t file, const SparseStats& stats) {
 // Empty lists are left out, as in /stats and /period; readers take a missing one for empty.
 void write_sparse_state(hid_t file, const SparseState& state) {
   auto group = create_group(file, "sparse");
-  write_attribute<std::uint64_t>(group, "mask", state.mask);
+  write_attribute<std::uint64_t>(group, "mask", state.mask.values);
+  if (state.mask.with_position) write_attribute<std::uint8_t>(group, "position_bit", 1);
   write_attribute<std::uint32_t>(group, "max_value", state.max_value);
   write_attribute<std::uint64_t>(group, "max_at", state.max_at);
   if (!state.histogram.empty()) write_dataset(group, "histogram", state.histogram);
+  if (!state.odd_histogram.empty()) write_dataset(group, "odd_histogram", state.odd_histogram);
   if (!state.rare_positions.empty()) write_dataset(group, "rare_positions", state.rare_positions);
   if (!state.rare_values.empty()) write_dataset(group, "rare_values", state.rare_values);
 }
@@ -135,10 +138,22 @@ int format_version_for(const Sequence& values) {
   return values.has_released() ? kReleasedFormatVersion : kWholeFormatVersion;
 }
 
+bool uses_position_mask(const RunInfo& info) {
+  return info.stats.rare_mask.with_position || (info.sparse_state && info.sparse_state->mask.with_position);
+}
+
+// A manifest is stamped version 4 only when it needs to be, so that older programs read the rest.
+int manifest_format_version(const RunInfo& info) {
+  return uses_position_mask(info) ? kPositionMaskFormatVersion : kSegmentedFormatVersion;
+}
+
 // What a run file holds (the references must outlive the call that uses it).
 FileContents run_contents(const RunInfo& info, const Sequence& values, int format_version) {
   return [&info, &values, format_version](hid_t file) {
     check_run_to_write(info, values);
+    if (uses_position_mask(info))
+      throw StoreError("a rare mask with the heap's parity needs format version 4, which only a run written as it "
+                       "goes (RunFileWriter) has");
     write_root(file, info, values, format_version);
     write_stats(file, info.stats);
     write_period(file, info.period);
@@ -203,7 +218,7 @@ FileContents manifest_contents(const std::string& path, const RunInfo& info, con
                                const Segments& segments) {
   return [&path, &info, &values, &segments](hid_t file) {
     check_run_to_write(info, values);
-    write_root_attributes(file, info, values, kSegmentedFormatVersion,
+    write_root_attributes(file, info, values, manifest_format_version(info),
                           "values[n] = G(n), a virtual dataset over the segment files in " +
                               std::filesystem::path(path).filename().string() + ".d");
     write_virtual_values(file, path, segments, values);
@@ -268,7 +283,7 @@ RunFileWriter RunFileWriter::resume(const std::string& path) {
                        " only (format version 2): it cannot be continued as segments");
     writer.game_ = status.game;
     writer.saved_n_ = status.n;
-    if (status.format_version == kSegmentedFormatVersion) {
+    if (status.segmented()) {
       writer.segments_ = read_segment_list(file, status.n);
       writer.durable_n_ = status.n;
       // The complete segments lead; what follows them are pieces of the next one.

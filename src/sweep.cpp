@@ -208,7 +208,7 @@ std::string sequence_hash(const Sequence& values, const PeriodResult& period) {
 }
 
 SweepRow make_row(const std::string& game, const Sequence& values, const PeriodResult& period) {
-  const SparseStats stats = compute_stats(values);
+  const SparseStats stats = compute_stats(values, parse_rules(game).split_take_parity());
   SweepRow row;
   row.game = game;
   row.n = values.size();
@@ -377,7 +377,7 @@ std::string to_csv_line(const SweepRow& row) {
       csv_field(row.theorem),
       std::to_string(row.max_value),
       std::to_string(row.max_at),
-      hex(row.rare_mask),
+      rare_mask_text(row.rare_mask),
       std::to_string(row.rare_count),
       std::to_string(row.last_rare),
       csv_field(row.equivalent_to),
@@ -408,7 +408,15 @@ SweepRow parse_csv_line(std::string_view line) {
   row.theorem = row.proven ? f[6] : "";
   row.max_value = csv_unsigned(f[7], "max_value");
   row.max_at = csv_unsigned(f[8], "max_at");
-  row.rare_mask = csv_unsigned(f[9].substr(2), "rare_mask", 16);
+  // "0x1+pos": with the heap's parity, whose flip the game's splits decide.
+  const std::string_view position_suffix = "+pos";
+  std::string mask_digits = f[9].substr(2);
+  if (mask_digits.ends_with(position_suffix)) {
+    mask_digits.resize(mask_digits.size() - position_suffix.size());
+    row.rare_mask.with_position = true;
+    row.rare_mask.odd_takes = parse_rules(row.game).split_take_parity() == SplitTakeParity::Odd;
+  }
+  row.rare_mask.values = csv_unsigned(mask_digits, "rare_mask", 16);
   row.rare_count = csv_unsigned(f[10], "rare_count");
   row.last_rare = csv_signed(f[11], "last_rare");
   row.equivalent_to = f[12];
@@ -454,7 +462,7 @@ std::string markdown_table(const std::vector<SweepRow>& rows) {
     std::string proven = row.proven ? "yes (" + row.theorem + ")" : "no";
     cells.push_back({row.game, std::to_string(row.n), period_cell(std::to_string(row.period)),
                      period_cell(std::to_string(row.preperiod)), period_cell(std::to_string(row.saltus)), proven,
-                     std::to_string(row.max_value) + " @" + std::to_string(row.max_at), hex(row.rare_mask),
+                     std::to_string(row.max_value) + " @" + std::to_string(row.max_at), rare_mask_text(row.rare_mask),
                      std::to_string(row.rare_count), row.last_rare >= 0 ? std::to_string(row.last_rare) : "-",
                      row.equivalent_to.empty() ? "" : row.equivalent_to});
   }

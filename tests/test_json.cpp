@@ -22,7 +22,7 @@ using JsonTest = sgx::testing::ToolTest;
 using Keys = std::vector<std::string>;
 
 // The shared objects, key for key (docs/JSON.md, "One vocabulary").
-const Keys kStatsKeys = {"rare_mask", "rare_count", "last_rare"};
+const Keys kStatsKeys = {"rare_mask", "rare_position_bit", "rare_count", "last_rare"};
 const Keys kPeriodKeys = {"found", "preperiod", "period", "saltus", "proven", "theorem", "proof_needs_n"};
 
 // Sorted: the order of keys is no part of the vocabulary.

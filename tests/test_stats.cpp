@@ -47,13 +47,13 @@ SparseStats brute_stats(const std::vector<Value>& values) {
     std::uint64_t rare = 0;
     for (const auto& [v, c] : counts)
       if (brute_is_rare(v, mask)) rare += c;
-    if (s.rare_mask == 0 || rare < s.rare_count) {
-      s.rare_mask = mask;
+    if (s.rare_mask.values == 0 || rare < s.rare_count) {
+      s.rare_mask.values = mask;
       s.rare_count = rare;
     }
   }
   for (std::uint64_t n = 0; n < values.size(); ++n)
-    if (brute_is_rare(values[n], s.rare_mask)) s.last_rare = static_cast<std::int64_t>(n);
+    if (brute_is_rare(values[n], s.rare_mask.values)) s.last_rare = static_cast<std::int64_t>(n);
   return s;
 }
 
@@ -73,18 +73,18 @@ void expect_stats_match(const std::vector<Value>& values, const SparseStats& got
 }
 
 TEST(StatsRare, IsRareMeansEvenParityUnderTheMask) {
-  EXPECT_TRUE(is_rare(0, 0xfe));
-  EXPECT_TRUE(is_rare(1, 0xfe));
-  EXPECT_FALSE(is_rare(2, 0xfe));
-  EXPECT_FALSE(is_rare(3, 0xfe));
-  EXPECT_TRUE(is_rare(6, 0xfe));
-  EXPECT_TRUE(is_rare(7, 0xfe));
-  EXPECT_FALSE(is_rare(0x100, 0x1ee));
-  EXPECT_TRUE(is_rare(0x11, 0x1ee));  // 0x11 & 0x1ee == 0
-  EXPECT_FALSE(is_rare(0x30, 0x1ee));
-  EXPECT_TRUE(is_rare(0xFFFFFFFFu, 0));
-  EXPECT_TRUE(is_rare(0xFFFFFFFFu, 0x1FFFFFFFFull));   // 32 bits in common: even
-  EXPECT_FALSE(is_rare(0xFFFFFFFFu, 0x17FFFFFFFull));  // 31 bits in common: odd
+  EXPECT_TRUE(is_rare(0, 0, RareMask{0xfe}));
+  EXPECT_TRUE(is_rare(1, 0, RareMask{0xfe}));
+  EXPECT_FALSE(is_rare(2, 0, RareMask{0xfe}));
+  EXPECT_FALSE(is_rare(3, 0, RareMask{0xfe}));
+  EXPECT_TRUE(is_rare(6, 0, RareMask{0xfe}));
+  EXPECT_TRUE(is_rare(7, 0, RareMask{0xfe}));
+  EXPECT_FALSE(is_rare(0x100, 0, RareMask{0x1ee}));
+  EXPECT_TRUE(is_rare(0x11, 0, RareMask{0x1ee}));  // 0x11 & 0x1ee == 0
+  EXPECT_FALSE(is_rare(0x30, 0, RareMask{0x1ee}));
+  EXPECT_TRUE(is_rare(0xFFFFFFFFu, 0, RareMask{0}));
+  EXPECT_TRUE(is_rare(0xFFFFFFFFu, 0, RareMask{0x1FFFFFFFFull}));   // 32 bits in common: even
+  EXPECT_FALSE(is_rare(0xFFFFFFFFu, 0, RareMask{0x17FFFFFFFull}));  // 31 bits in common: odd
 }
 
 TEST(StatsRare, CountsForAllMasksSmallExample) {
@@ -145,12 +145,12 @@ TEST(StatsBestMask, MatchesBruteForce) {
 
 TEST(StatsCompute, EmptySequence) {
   SparseStats s = compute_stats(Sequence());
-  EXPECT_EQ(s.rare_mask, 0u);
+  EXPECT_EQ(s.rare_mask.values, 0u);
   EXPECT_EQ(s.rare_count, 0u);
   EXPECT_EQ(s.last_rare, -1);
   EXPECT_EQ(s.max_value, 0u);
   EXPECT_EQ(s.max_at, 0u);
-  EXPECT_TRUE(rare_positions(Sequence(), 1).empty());
+  EXPECT_TRUE(rare_positions(Sequence(), RareMask{1}).empty());
 }
 
 TEST(StatsCompute, SmallExample) {
@@ -158,21 +158,21 @@ TEST(StatsCompute, SmallExample) {
   SparseStats s = compute_stats(Sequence::from_vector(values));
   EXPECT_EQ(s.max_value, 3u);
   EXPECT_EQ(s.max_at, 0u);  // the first 3, not the second
-  EXPECT_EQ(s.rare_mask, 1u);  // rare counts for masks 1, 2, 3: 2, 2, 3
+  EXPECT_EQ(s.rare_mask.values, 1u);  // rare counts for masks 1, 2, 3: 2, 2, 3
   EXPECT_EQ(s.rare_count, 2u);
   EXPECT_EQ(s.last_rare, 2);
   ASSERT_GE(s.histogram.size(), 4u);
   EXPECT_EQ(std::vector<std::uint64_t>(s.histogram.begin(), s.histogram.begin() + 4),
             (std::vector<std::uint64_t>{1, 1, 1, 2}));
-  EXPECT_EQ(rare_positions(Sequence::from_vector(values), 1), (std::vector<std::uint64_t>{1, 2}));
-  EXPECT_EQ(rare_positions(Sequence::from_vector(values), 3), (std::vector<std::uint64_t>{0, 1, 3}));
-  EXPECT_EQ(rare_positions(Sequence::from_vector(values), 0), (std::vector<std::uint64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(rare_positions(Sequence::from_vector(values), RareMask{1}), (std::vector<std::uint64_t>{1, 2}));
+  EXPECT_EQ(rare_positions(Sequence::from_vector(values), RareMask{3}), (std::vector<std::uint64_t>{0, 1, 3}));
+  EXPECT_EQ(rare_positions(Sequence::from_vector(values), RareMask{0}), (std::vector<std::uint64_t>{0, 1, 2, 3, 4}));
 }
 
 TEST(StatsCompute, AllZeroUsesMaskZero) {
   // One distinct value: no non-zero mask helps; every position is rare under mask 0.
   SparseStats s = compute_stats(Sequence::from_vector({0, 0, 0}));
-  EXPECT_EQ(s.rare_mask, 0u);
+  EXPECT_EQ(s.rare_mask.values, 0u);
   EXPECT_EQ(s.rare_count, 3u);
   EXPECT_EQ(s.last_rare, 2);
   EXPECT_EQ(s.max_value, 0u);
@@ -182,14 +182,14 @@ TEST(StatsCompute, AllZeroUsesMaskZero) {
 TEST(StatsCompute, NoRarePositionLeft) {
   // Every value odd: mask 1 makes all of them common.
   SparseStats s = compute_stats(Sequence::from_vector({1, 3, 5, 1}));
-  EXPECT_EQ(s.rare_mask, 1u);
+  EXPECT_EQ(s.rare_mask.values, 1u);
   EXPECT_EQ(s.rare_count, 0u);
   EXPECT_EQ(s.last_rare, -1);
   EXPECT_EQ(s.max_at, 2u);
 
   // Only position 0 is rare: values 1 and 3 are odd, so mask 1 leaves just the 0.
   SparseStats first = compute_stats(Sequence::from_vector({0, 1, 3, 1}));
-  EXPECT_EQ(first.rare_mask, 1u);
+  EXPECT_EQ(first.rare_mask.values, 1u);
   EXPECT_EQ(first.rare_count, 1u);
   EXPECT_EQ(first.last_rare, 0);
 }
@@ -201,7 +201,7 @@ std::vector<Value> random_sparse_values(std::mt19937_64& rng, std::size_t n, Val
   std::vector<Value> values;
   while (values.size() < n) {
     const Value v = value(rng);
-    const bool common = !is_rare(v, hidden);
+    const bool common = !is_rare(v, 0, RareMask{hidden});
     if (common || std::uniform_int_distribution<int>(0, 20)(rng) == 0) values.push_back(v);
   }
   return values;
@@ -258,7 +258,7 @@ TEST(StatsCompute, SameResultForEveryStorageWidth) {
   EXPECT_EQ(a.last_rare, b.last_rare);
   EXPECT_EQ(a.max_at, b.max_at);
   EXPECT_EQ(a.histogram, b.histogram);
-  EXPECT_EQ(rare_positions(narrow, 0x55), rare_positions(wide, 0x55));
+  EXPECT_EQ(rare_positions(narrow, RareMask{0x55}), rare_positions(wide, RareMask{0x55}));
 }
 
 TEST(StatsRarePositions, MatchesFilter) {
@@ -270,7 +270,7 @@ TEST(StatsRarePositions, MatchesFilter) {
     std::vector<std::uint64_t> expected;
     for (std::uint64_t n = 0; n < values.size(); ++n)
       if (brute_is_rare(values[n], mask)) expected.push_back(n);
-    EXPECT_EQ(rare_positions(sequence, mask), expected) << "mask " << mask;
+    EXPECT_EQ(rare_positions(sequence, RareMask{mask}), expected) << "mask " << mask;
   }
 }
 
@@ -286,11 +286,11 @@ TEST(StatsGrundy, MaskIs0xfe) {
   const std::vector<Value> start = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0};
   for (std::size_t i = 0; i < start.size(); ++i) ASSERT_EQ(values[i], start[i]) << "G(" << i << ")";
   const SparseStats s = compute_stats(values);
-  EXPECT_EQ(s.rare_mask, 0xfeu);
+  EXPECT_EQ(s.rare_mask.values, 0xfeu);
   EXPECT_LE(s.rare_count, 1273u);
   EXPECT_LT(s.last_rare, 82860);
   expect_stats_match(values.to_vector(), s);
-  const auto positions = rare_positions(values, 0xfe);
+  const auto positions = rare_positions(values, RareMask{0xfe});
   EXPECT_EQ(positions.size(), s.rare_count);
   EXPECT_EQ(positions.front(), 0u);  // G(0) = 0 is rare
   if (n == std::uint64_t{1} << 16) {

@@ -80,7 +80,7 @@ RunRecord make_record(Sequence values) {
   record.program_version = "0.1.0-test";
   // Stats made up rather than computed: compute_stats sizes its histogram by the largest value,
   // which is up to 2^32 entries for random 32-bit values.
-  record.stats.rare_mask = 0b1011;
+  record.stats.rare_mask.values = 0b1011;
   record.stats.rare_count = 17;
   record.stats.last_rare = 12345;
   // (A released run may keep no tail: then the last value is not there to read.)
@@ -112,6 +112,7 @@ std::string info_difference(const RunInfo& a, const RunInfo& b) {
   if (a.sparse_state) {
     const SparseState &x = *a.sparse_state, &y = *b.sparse_state;
     if (x.mask != y.mask || x.max_value != y.max_value || x.max_at != y.max_at || x.histogram != y.histogram ||
+        x.odd_histogram != y.odd_histogram ||
         x.rare_positions != y.rare_positions || x.rare_values != y.rare_values)
       return "sparse_state";
   }
@@ -215,7 +216,7 @@ TEST_F(StoreTest, ExtremeFieldValuesAndEmptyListsRoundTrip) {
   record.engine = "sweep+shortcut";
   record.program_version = std::string(300, 'v');
   record.stats.last_rare = -1;
-  record.stats.rare_mask = ~std::uint64_t{0};
+  record.stats.rare_mask.values = ~std::uint64_t{0};
   record.stats.histogram.clear();
   record.period = PeriodResult{};
   record.period.saltus = INT64_MIN;
@@ -282,8 +283,8 @@ TEST_F(StoreTest, StatusIsReadWithoutTheValues) {
   EXPECT_FALSE(status.complete);
   EXPECT_EQ(status.target_n, 200'000u);
   EXPECT_EQ(store_error_message([&] { read_run_status(path("missing.h5")); }), path("missing.h5") + " does not exist");
-  detail::write_run_file_as_version(path("v4.h5"), record, 4);
-  EXPECT_NE(store_error_message([&] { read_run_status(path("v4.h5")); }).find("newer format version 4"),
+  detail::write_run_file_as_version(path("v5.h5"), record, 5);
+  EXPECT_NE(store_error_message([&] { read_run_status(path("v5.h5")); }).find("newer format version 5"),
             std::string::npos);
 }
 
@@ -395,13 +396,13 @@ TEST_F(StoreTest, OtherFormatVersionsAreRefused) {
   RunRecord record = make_record(random_sequence(1, 100, 6));
   detail::write_run_file_as_version(path("v99.h5"), record, 99);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v99.h5")); }),
-            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 to 3");
-  detail::write_run_file_as_version(path("v4.h5"), record, 4);
-  EXPECT_EQ(store_error_message([&] { read_run_status(path("v4.h5")); }),
-            path("v4.h5") + " was written by a newer format version 4; this program reads versions 1 to 3");
+            path("v99.h5") + " was written by a newer format version 99; this program reads versions 1 to 4");
+  detail::write_run_file_as_version(path("v5.h5"), record, 5);
+  EXPECT_EQ(store_error_message([&] { read_run_status(path("v5.h5")); }),
+            path("v5.h5") + " was written by a newer format version 5; this program reads versions 1 to 4");
   detail::write_run_file_as_version(path("v0.h5"), record, 0);
   EXPECT_EQ(store_error_message([&] { read_run_file(path("v0.h5")); }),
-            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 to 3");
+            path("v0.h5") + " was written by an older format version 0; this program reads versions 1 to 4");
 }
 
 TEST_F(StoreTest, TruncatedFilesAreRefused) {
@@ -973,6 +974,13 @@ TEST_F(StoreTest, ReleasedValuesAreNotWrittenWithoutAConsistentState) {
   EXPECT_EQ(store_error_message([&] { write_with(counted_twice); }),
             "cannot write " + path("run.h5") +
                 ": the rare-value state is inconsistent: the histogram counts 300001 positions, not n = 300000");
+  SparseState more_odd_than_all = state;
+  more_odd_than_all.odd_histogram.assign(2, 0);
+  more_odd_than_all.odd_histogram[1] = state.histogram[1] + 1;
+  EXPECT_EQ(store_error_message([&] { write_with(more_odd_than_all); }),
+            "cannot write " + path("run.h5") + ": the rare-value state is inconsistent: odd_histogram counts " +
+                std::to_string(state.histogram[1] + 1) + " odd positions of value 1, more than the histogram's " +
+                "positions of it");
   EXPECT_EQ(difference(old_record, read_run_file(path("run.h5"))), "");
   EXPECT_EQ(entries(), std::vector<std::string>{"run.h5"});
 }

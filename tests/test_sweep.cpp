@@ -195,7 +195,7 @@ SweepRow sample_row(const std::string& game, const std::string& hash) {
   row.theorem = "guy-smith";
   row.max_value = 8;
   row.max_at = 27;
-  row.rare_mask = 0xfe;
+  row.rare_mask.values = 0xfe;
   row.rare_count = 10;
   row.last_rare = 70;
   row.sequence_hash = hash;
@@ -247,7 +247,7 @@ TEST(SweepCsv, JsonAndMarkdownCarryTheSameRow) {
   const SweepRow row = sample_row("0.77", "0123456789abcdef");
   EXPECT_EQ(json_text(sweep_row_json(row)),
             R"({"game":"0.77","n":4096,"seconds":1.25,"max_value":8,"max_at":27,)"
-            R"("stats":{"rare_mask":254,"rare_count":10,"last_rare":70},)"
+            R"("stats":{"rare_mask":254,"rare_position_bit":false,"rare_count":10,"last_rare":70},)"
             R"("period":{"found":true,"preperiod":71,"period":12,"saltus":-3,"proven":true,"theorem":"guy-smith",)"
             R"("proof_needs_n":168},"equivalent_to":null,"sequence_hash":"0123456789abcdef"})");
   const std::string table = markdown_table({row});

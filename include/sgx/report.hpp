@@ -56,6 +56,7 @@ struct RunReport {
 inline constexpr int kProfileThreads[] = {2, 4, 8, 16, 32, 64, 128};
 
 // The "stats" and "period" objects, shared by every tool that reports them (docs/JSON.md).
+// stats: rare_mask (the value bits), rare_position_bit, rare_count, last_rare.
 // period: exceptions is left out when with_exceptions is false (sg_sweep keeps no values).
 Json stats_json(const SparseStats& stats);
 Json period_json(const PeriodResult& period, bool with_exceptions = true);
@@ -107,6 +108,8 @@ Json table_report_json(const TableReport& report);
 
 // Hexadecimal as researchers write masks: 0xfe.
 std::string hex(std::uint64_t value);
+// A rare mask as published tables write it: "0xfe", or "0x1+pos" with the heap's parity.
+std::string rare_mask_text(const RareMask& mask);
 
 // Peak resident memory of this process so far, in bytes (0 if unknown).
 std::uint64_t peak_rss_bytes();

@@ -45,6 +45,11 @@ struct Digit {
   friend bool operator==(const Digit&, const Digit&) = default;
 };
 
+// The parity of the takes k whose digit splits one heap into two: Mixed when both parities occur
+// or none does. Only with one parity may the rare test use the heap's parity (docs/THEORY.md
+// section 4).
+enum class SplitTakeParity : std::uint8_t { Mixed, Even, Odd };
+
 class Rules {
  public:
   // finite[k] is the digit for take k (finite[0] is d0); tail repeats after the finite part.
@@ -67,6 +72,7 @@ class Rules {
   unsigned max_heaps_left() const;
   bool has_splits() const { return max_heaps_left() >= 2; }
   bool has_unequal_splits() const;
+  SplitTakeParity split_take_parity() const;
   // True when every digit is octal (0-7).
   bool is_octal() const;
   // The set S when this is a finite subtraction game (every non-zero digit is 3, d0 = 0).

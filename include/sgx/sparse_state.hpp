@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "sgx/sequence.hpp"
+#include "sgx/stats.hpp"
 
 namespace sgx {
 
 struct SparseState {
-  std::uint64_t mask = 0;                     // the mask in use (not always the best one)
+  RareMask mask;                              // the mask in use (not always the best one)
   std::vector<std::uint64_t> histogram;       // histogram[v]: positions with value v
+  std::vector<std::uint64_t> odd_histogram;   // odd positions with value v (masks with the position)
   std::vector<std::uint64_t> rare_positions;  // under mask, increasing
   std::vector<Value> rare_values;             // G at each rare position
   Value max_value = 0;

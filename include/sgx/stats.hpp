@@ -1,30 +1,59 @@
 #pragma once
-// Sparse-space statistics of a sequence: value histogram, the best rare mask, rare positions.
-// "Rare" for a mask m: popcount(value & m) is even (docs/THEORY.md section 4).
+// Sparse-space statistics of a sequence: value histograms, the best rare mask, rare positions.
+// "Rare" for a mask m: popcount(value & m) is even, or with the heap's parity, has the parity of
+// n - k (docs/THEORY.md section 4).
 
 #include <cstdint>
 #include <vector>
 
+#include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
 
 namespace sgx {
 
-inline bool is_rare(Value value, std::uint64_t mask) {
+// Which positions are rare. Without the position, n is rare when popcount(G(n) & values) is even;
+// with it, when that popcount has the parity of n - k, k the tokens a two-heap split takes (all of
+// one parity, odd_takes saying which). Published tables write the latter "values+pos".
+struct RareMask {
+  std::uint64_t values = 0;    // 0 without the position: every value is rare (the naive method)
+  bool with_position = false;
+  bool odd_takes = false;      // with_position: the two-heap splits take an odd number of tokens
+  friend bool operator==(const RareMask&, const RareMask&) = default;
+};
+
+inline bool is_rare(Value value, std::uint64_t n, const RareMask& mask) {
   // Parity rather than a population count: it compiles to a few instructions on every x86-64,
   // where a count without the POPCNT instruction is a library call.
-  return __builtin_parityll(value & mask) == 0;
+  const std::uint64_t position = mask.with_position ? (n ^ static_cast<std::uint64_t>(mask.odd_takes)) & 1 : 0;
+  return static_cast<std::uint64_t>(__builtin_parityll(value & mask.values)) == position;
 }
 
 // rare_count[m] for every mask m < histogram.size() (a power of two): the number of positions
 // whose value is rare under m, by one Walsh-Hadamard transform of the histogram.
 std::vector<std::uint64_t> rare_counts_for_all_masks(std::vector<std::uint64_t> histogram);
 
+// The same with the position, for every m < histogram.size(): odd_histogram[v] counts the odd
+// positions with value v (it may be shorter than histogram).
+std::vector<std::uint64_t> rare_counts_with_position(const std::vector<std::uint64_t>& histogram,
+                                                     const std::vector<std::uint64_t>& odd_histogram,
+                                                     bool odd_takes);
+
 // The non-zero mask with the fewest rare positions; ties go to the smallest mask.
 // Returns 0 only when the histogram has fewer than two entries.
 std::uint64_t best_rare_mask(const std::vector<std::uint64_t>& histogram);
 
+// The mask with the fewest rare positions over value bits and, when splits has one parity, the
+// position too; ties go to a mask without the position, then to the smallest values.
+RareMask best_rare_mask(const std::vector<std::uint64_t>& histogram, const std::vector<std::uint64_t>& odd_histogram,
+                        SplitTakeParity splits);
+
+// How many positions the histograms count as rare under mask.
+std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
+                            const std::vector<std::uint64_t>& odd_histogram,
+                            const RareMask& mask);
+
 struct SparseStats {
-  std::uint64_t rare_mask = 0;
+  RareMask rare_mask;
   std::uint64_t rare_count = 0;
   std::int64_t last_rare = -1;  // largest rare position, -1 if none
   Value max_value = 0;
@@ -32,10 +61,12 @@ struct SparseStats {
   std::vector<std::uint64_t> histogram;  // histogram[v] = positions with value v
 };
 
-// One pass over the values: histogram, largest value, best mask, rare positions under it.
-SparseStats compute_stats(const Sequence& values);
+// One pass over the values: histogram, largest value, best mask, rare positions under it. The
+// position enters the mask only for a game whose splits take one parity (splits, from
+// Rules::split_take_parity); a sequence of no known game leaves it out.
+SparseStats compute_stats(const Sequence& values, SplitTakeParity splits = SplitTakeParity::Mixed);
 
 // Positions whose value is rare under mask, in increasing order.
-std::vector<std::uint64_t> rare_positions(const Sequence& values, std::uint64_t mask);
+std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask);
 
 }  // namespace sgx

@@ -26,6 +26,8 @@
 //   /values                    an HDF5 virtual dataset of G(0..n-1), mapped onto the segments
 //   /segments (group)          start, end: segment k holds G(start[k]..end[k]-1), in order
 //   /stats, /period, /sparse   as in version 1 (/sparse required with prefix_n)
+// Format version 4 is version 3 with a rare mask that uses the heap's parity (stats.hpp): /stats
+// rare_position_bit, /sparse position_bit = 1; /sparse/odd_histogram may be in any version.
 // Two-dimensional tables (table2d.hpp) have files of their own, told apart by a root attribute
 // kind = "table2d" (run files have no kind):
 //   attributes on the root:    format_version (1), kind, game ("wythoff" or "cut"), n, origin,
@@ -56,12 +58,15 @@ namespace sgx {
 
 // Readers take every version from kOldestFormatVersion to kFormatVersion. write_run_file writes
 // whole files as version 1 (version 2 for a released middle), so that older programs still read
-// them; RunFileWriter writes version 3. Table files are version 1.
+// them; RunFileWriter writes version 3, or version 4 when a rare mask uses the heap's parity (the
+// same layout, which older programs must not read with the mask taken for one without it). Table
+// files are version 1.
 inline constexpr int kOldestFormatVersion = 1;
 inline constexpr int kWholeFormatVersion = 1;
 inline constexpr int kReleasedFormatVersion = 2;
 inline constexpr int kSegmentedFormatVersion = 3;
-inline constexpr int kFormatVersion = 3;  // the newest
+inline constexpr int kPositionMaskFormatVersion = 4;
+inline constexpr int kFormatVersion = 4;  // the newest
 
 // A file that cannot be written, read or trusted. The message says which file and why.
 class StoreError : public std::runtime_error {
@@ -124,7 +129,9 @@ struct RunStatus {
   int format_version = 0;
   bool has_released() const { return tail_start > prefix_n; }
   // False only for a version-2 file with a released middle: those values are in no file.
-  bool holds_every_value() const { return !has_released() || format_version >= kSegmentedFormatVersion; }
+  bool holds_every_value() const { return !has_released() || segmented(); }
+  // Versions 3 and 4: a manifest and segment files.
+  bool segmented() const { return format_version >= kSegmentedFormatVersion; }
 };
 RunStatus read_run_status(const std::string& path);
 

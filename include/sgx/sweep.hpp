@@ -60,7 +60,7 @@ struct SweepRow {
   std::string theorem;  // the theorem that proved the period; "" unless proven
   std::uint64_t max_value = 0;
   std::uint64_t max_at = 0;
-  std::uint64_t rare_mask = 0;
+  RareMask rare_mask;
   std::uint64_t rare_count = 0;
   std::int64_t last_rare = -1;
   // The canonical code of a simpler or earlier game with the same sequence ("" if none); see

@@ -189,7 +189,9 @@ def test_open_reads_what_run_octal_wrote(tmp_path):
     assert np.array_equal(run.values, sgx.sequence("0.137", 10**5))
     assert (run.game, run.n, run.complete, run.target_n) == ("0.137", 10**5, True, 10**5)
     assert (run.period.period, run.period.preperiod, run.period.proven) == (34, 52, True)
-    assert run.stats.rare_mask == sgx.stats(run.values).rare_mask
+    assert run.stats.rare_mask == sgx.stats(run.values, "0.137").rare_mask
+    assert run.stats.rare_position_bit and sgx.stats(run.values, "0.137").rare_position_bit
+    assert not sgx.stats(run.values).rare_position_bit  # no game: masks of value bits only
     assert "game='0.137'" in repr(run)
 
 

@@ -248,13 +248,12 @@ std::uint64_t parse_memory_limit(const std::string& text) {
 // The statistics of the run so far. With values released they come from the rare-value state the
 // engine kept (its mask may then be an earlier choice rather than the best one).
 SparseStats run_stats(const Engine& engine) {
-  if (!engine.values().has_released()) return compute_stats(engine.values());
+  if (!engine.values().has_released()) return compute_stats(engine.values(), engine.rules().split_take_parity());
   const SparseState state = *engine.sparse_state();
   SparseStats stats;
   stats.rare_mask = state.mask;
-  // Counted from the histogram: games without two-heap splits list no rare positions.
-  for (Value v = 0; v < state.histogram.size(); ++v)
-    if (is_rare(v, state.mask)) stats.rare_count += state.histogram[v];
+  // Counted from the histograms: games without two-heap splits list no rare positions.
+  stats.rare_count = rare_count_of(state.histogram, state.odd_histogram, state.mask);
   stats.last_rare = state.rare_positions.empty() ? -1 : static_cast<std::int64_t>(state.rare_positions.back());
   stats.max_value = state.max_value;
   stats.max_at = state.max_at;

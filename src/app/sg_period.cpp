@@ -67,7 +67,7 @@ void print_text(const std::string& file, const RunRecord& record, const SparseSt
             << "game        " << record.game << "\n"
             << "values      " << record.values.size() << unfinished_note(record) << "\n"
             << "largest     " << stats.max_value << " (first at " << stats.max_at << ")\n"
-            << "rare        mask " << hex(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
+            << "rare        mask " << rare_mask_text(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
   if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
   std::cout << "\nperiod      " << period_text(period) << "\n";
   // Where the values came from: one line per stretch of the run (a start or a resume).
@@ -141,7 +141,7 @@ int run(int argc, char** argv) {
     RunRecord record = read_run_file(file, LoadValues::All);
     const Rules rules = parse_rules(record.game);
     const PeriodResult period = analyze_period(record.values, rules);
-    const SparseStats stats = compute_stats(record.values);
+    const SparseStats stats = compute_stats(record.values, rules.split_take_parity());
     if (!bfile.empty()) write_bfile(bfile, record.game, record.values, std::string(kTool) + " " + kVersion);
     if (table) {
       rows.push_back({record.game, record.values.size(), stats, period});
