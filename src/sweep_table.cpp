@@ -116,7 +116,7 @@ void SweepTable::read_existing(const std::vector<std::string>& games, const Swee
     if (done_[found->second]) throw SweepInputError(at_line(path_, line_number) + row.game + " appears twice");
     if (!row_fits_settings(row, settings))
       throw SweepInputError(at_line(path_, line_number) + row.game + " was computed to n = " + std::to_string(row.n) +
-                            ", which these settings would not give: resume with the --n (or --cap) it was made with");
+                            ", which these settings would not give: resume with the --n (or --max-n) it was made with");
     rows_[found->second] = std::move(row);
     done_[found->second] = true;
     ++resumed_rows_;

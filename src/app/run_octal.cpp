@@ -457,39 +457,23 @@ struct Outcome {
   PeriodResult period;      // of the values computed, when not stopped
 };
 
-// Computes to n; without --n, on until the period is proven or max_n is reached (next_proof_target),
-// the status line saying what it waits for.
-// analysis_window: differences the period analysis may hold (kPeriodWindow, or less under --memory).
+// Computes to n; without --n, on until the period is proven or max_n is reached
+// (Engine::compute_until_proven), the status line saying what it waits for.
 Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                std::uint64_t analysis_window, const ProgressCallback& progress, cli::StatusLine& status) {
-  // False when the callback stopped the engine first.
-  auto compute_to = [&](std::uint64_t target) {
-    return engine.compute_to(target, progress) || engine.values().size() >= target;
-  };
+                std::uint64_t analysis_window, const ProgressCallback& progress) {
   Outcome outcome;
-  outcome.target = n;
-  outcome.stopped = !compute_to(n);
+  outcome.target = n_given ? n : std::max(n, max_n);
+  outcome.stopped = !(n_given ? engine.compute_to(n, progress) || engine.values().size() >= n
+                              : engine.compute_until_proven(n, outcome.target, progress));
   if (outcome.stopped) return outcome;
   // With the middle released there is no whole sequence to analyse (run_report_text says so),
   // only the period the engine proved before it released any value.
-  if (engine.values().has_released()) {
+  if (engine.values().has_released())
     outcome.period = engine.proven_period().value_or(PeriodResult{});
-    return outcome;
-  }
-  outcome.period = analyze_period(engine.values(), rules, analysis_window);
-  while (!n_given) {
-    const std::uint64_t next = next_proof_target(outcome.period, engine.values().size(), max_n);
-    if (next == 0) break;
-    status.set_note(proof_wait_text(outcome.period));
-    outcome.target = next;
-    outcome.stopped = !compute_to(next);
-    if (outcome.stopped) return outcome;
-    if (engine.values().has_released()) {
-      outcome.period = engine.proven_period().value_or(PeriodResult{});
-      break;
-    }
+  else if (!n_given)
+    outcome.period = engine.last_period();
+  else
     outcome.period = analyze_period(engine.values(), rules, analysis_window);
-  }
   return outcome;
 }
 
@@ -664,6 +648,8 @@ int run(int argc, char** argv) {
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
+  engine_options.period_window =
+      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
   std::optional<Engine> engine_holder;
   try {
     engine_holder.emplace(rules, engine_options, std::move(stored.values), std::move(stored.sparse_state));
@@ -673,11 +659,14 @@ int run(int argc, char** argv) {
   Engine& engine = *engine_holder;
   engine.set_release_limit(saver.durable_n());
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
-  const std::uint64_t analysis_window =
-      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / 4) : kPeriodWindow;
   cli::StatusLine status(!o.quiet);
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
+    // Until proven: once the engine has looked, what it waits for.
+    if (!o.n_given && engine.last_period().checked_n > 0) {
+      status.set_note(proof_wait_text(engine.last_period()));
+      log.set_note(proof_wait_text(engine.last_period()));
+    }
     status.update(p);
     if (signals.received()) return false;
     if (saver.keep_up(engine, p.target))
@@ -688,7 +677,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, analysis_window, progress, status);
+    outcome = compute(engine, rules, n, o.n_given, max_n, engine_options.period_window, progress);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
