@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include <omp.h>
@@ -101,7 +102,6 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
     switch_kernel_if_better();  // a resumed run may be past the point where auto switched
     note_largest(0);
   }
-  while (next_period_check_ <= values_.size()) next_period_check_ *= tuning::kPeriodCheckGrowth;
 }
 
 Engine::~Engine() = default;
@@ -222,10 +222,33 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
   return finished;
 }
 
+bool Engine::compute_until_proven(std::uint64_t min_n, std::uint64_t max_n, const ProgressCallback& progress) {
+  // False when the callback stopped the engine before target.
+  const auto reached = [&](std::uint64_t target) { return compute_to(target, progress) || values_.size() >= target; };
+  if (!reached(min_n)) return false;
+  if (!proof_theorem(rules_).empty() && !values_.has_released() && !last_period_.proven) {
+    stop_when_proven_ = true;
+    bool finished = false;
+    try {
+      finished = reached(max_n) || last_period_.proven;
+    } catch (...) {
+      stop_when_proven_ = false;
+      throw;
+    }
+    stop_when_proven_ = false;
+    if (!finished) return false;
+  }
+  if (last_period_.checked_n != values_.size()) look_for_period(true);
+  return true;
+}
+
 bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progress) {
   if (values_.size() >= target) return true;
-  values_.reserve(target);
+  // A run until proven may stop far below its cap: it grows as it goes.
+  if (!stop_when_proven_) values_.reserve(target);
   while (values_.size() < target) {
+    if (looking_for_period()) look_for_period();
+    if (stop_when_proven_ && (last_period_.proven || values_.has_released())) return true;
     if (proven_period_ && !bounded()) {
       fill_from_period(target);
       break;
@@ -238,7 +261,7 @@ bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progres
     }
     const std::uint64_t step_start = values_.size();
     std::uint64_t step_end = std::min(target, step_start + step_);
-    if (options_.period_shortcut) step_end = std::min(step_end, next_period_check_);
+    if (looking_for_period()) step_end = std::min(step_end, next_period_check_);
     const auto started = std::chrono::steady_clock::now();
     kernel_->extend(values_, step_end);
     note_largest(step_start);
@@ -246,10 +269,6 @@ bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progres
     adapt_step(step_end - step_start, took.count());
     switch_kernel_if_better();
     if (bounded()) release_if_over_budget();
-    if (options_.period_shortcut && values_.size() >= next_period_check_) {
-      if (!values_.has_released()) try_period_shortcut();
-      next_period_check_ *= tuning::kPeriodCheckGrowth;
-    }
     if (progress) {
       Progress p{values_.size(), target, max_value_, live_rare_count()};
       if (!progress(p)) return false;
@@ -268,12 +287,17 @@ void Engine::note_largest(std::uint64_t from) {
   });
 }
 
-bool Engine::try_period_shortcut() {
-  if (proof_theorem(rules_).empty()) return false;
-  PeriodResult result = analyze_period(values_, rules_);
-  if (!result.proven) return false;
-  proven_period_ = std::move(result);
-  return true;
+// A look is one pass over the values (analyze_period). Without a theorem nothing can be proven,
+// so only a forced look (the final analysis of a run) reads them; released values cannot be read.
+void Engine::look_for_period(bool forced) {
+  const std::uint64_t n = values_.size();
+  if (!forced && n < next_period_check_) return;
+  next_period_check_ = std::numeric_limits<std::uint64_t>::max();
+  if (values_.has_released() || (!forced && proof_theorem(rules_).empty())) return;
+  last_period_ = analyze_period(values_, rules_, options_.period_window);
+  if (last_period_.proven && options_.period_shortcut) proven_period_ = last_period_;
+  const std::uint64_t next = next_proof_target(last_period_, n, std::numeric_limits<std::uint64_t>::max());
+  if (next > n) next_period_check_ = next;
 }
 
 void Engine::fill_from_period(std::uint64_t target) {

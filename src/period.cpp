@@ -1,4 +1,5 @@
 #include "sgx/period.hpp"
+#include "tuning.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -345,8 +346,8 @@ std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uin
 
 std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, std::uint64_t cap) {
   if (period.proven || period.applicable_theorem.empty() || done >= cap) return 0;
-  std::uint64_t next = 2 * done;
-  if (period.found && period.proof_needs_n > next) next = period.proof_needs_n;
+  // A period seen is proven, if it is the period, at exactly what its proof needs: look there.
+  const std::uint64_t next = period.found && period.proof_needs_n > done ? period.proof_needs_n : tuning::kPeriodCheckGrowth * done;
   return std::min(next, cap);
 }
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "sgx/engine.hpp"
 #include "sgx/games.hpp"
@@ -13,6 +15,8 @@
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
+#include "sgx/store.hpp"
+#include "sgx/version.hpp"
 
 namespace sgx {
 
@@ -207,53 +211,166 @@ std::string sequence_hash(const Sequence& values, const PeriodResult& period) {
   return hash.hex();
 }
 
-SweepRow make_row(const std::string& game, const Sequence& values, const PeriodResult& period) {
-  const SparseStats stats = compute_stats(values, parse_rules(game).split_take_parity());
+SweepRow make_row(const std::string& game, const Sequence& values, const SparseStats& stats, const PeriodResult& period) {
   SweepRow row;
   row.game = game;
   row.n = values.size();
-  row.period_found = period.found;
-  row.period = period.found ? period.period : 0;
-  row.preperiod = period.found ? period.preperiod : 0;
-  row.saltus = period.found ? period.saltus : 0;
-  row.proven = period.proven;
-  row.theorem = period.theorem;
-  row.max_value = stats.max_value;
-  row.max_at = stats.max_at;
-  row.rare_mask = stats.rare_mask;
-  row.rare_count = stats.rare_count;
-  row.last_rare = stats.last_rare;
+  row.period = period;
+  row.period.exceptions.clear();
+  row.period.applicable_theorem.clear();
+  row.period.checked_n = 0;
+  row.stats = stats;
+  row.stats.histogram.clear();
   row.equivalent_to = canonical_equivalent(game);
   row.sequence_hash = sequence_hash(values, period);
   return row;
 }
 
+// A game is sparse, and exempt from SweepSettings::max_seconds, unless more than 1/256 of its
+// positions are rare and rare positions still come in the second half of its values. Each heap is
+// paired with every rare position, so a game whose rare positions keep coming costs about n^2 / 256
+// and more (0.04, 0.067 and 0.76 at 2^20: 2%, 0.6% and 18% rare, the last near 2^20; minutes each).
+// Both conditions are needed: 0.376 has a rare position near 2^20 but 509 in all, and 4.44 has
+// 504, 0.8% of 2^16, but none after 7349.
+constexpr std::uint64_t kSparseShareInverse = 256;
+// Below this many values the share says little, and every game is quick: all count as sparse.
+constexpr std::uint64_t kSparseJudgedFrom = std::uint64_t{1} << 16;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Processor time of the process since start, all its threads: the work of the game in hand (a
+// sweep computes one game at a time per process), whatever else the machine runs.
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
+// The game's run file in settings.runs, continued or started, saved as the engine goes. Whatever
+// happens, the file holds the last save whole (RunFileWriter).
+class GameRunFile {
+ public:
+  GameRunFile(const std::string& path, const std::string& game, double checkpoint_every)
+      : path_(path), every_seconds_(checkpoint_every), last_save_(std::chrono::steady_clock::now()) {
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) {
+      writer_.emplace(RunFileWriter::start(path, game));
+      stored_.game = game;
+      return;
+    }
+    const RunStatus status = read_run_status(path);
+    if (status.game != game)
+      throw SweepInputError(path + " holds a run of " + status.game + ", not " + game +
+                            ": give another --runs directory, or delete the file");
+    if (!status.holds_every_value())
+      throw SweepInputError(path + " holds a run computed with --memory, which a sweep cannot continue");
+    stored_ = read_run_file(path);
+    writer_.emplace(RunFileWriter::resume(path));
+  }
+
+  // The values stored (moved out: the engine takes them).
+  Sequence take_values() { return std::move(stored_.values); }
+
+  // Between engine steps: the segments completed, and a checkpoint when one is due.
+  void keep_up(const Engine& engine, std::uint64_t target) {
+    writer_->write_complete_segments(engine.values());
+    if (every_seconds_ > 0 && seconds_since(last_save_) >= every_seconds_) {
+      RunInfo info = info_for(engine);
+      info.complete = false;
+      info.target_n = target;
+      info.period = engine.proven_period().value_or(PeriodResult{});
+      writer_->save(info, engine.values());
+      last_save_ = std::chrono::steady_clock::now();
+    }
+  }
+
+  void finish(const Engine& engine, const SparseStats& stats, const PeriodResult& period) {
+    RunInfo info = info_for(engine);
+    info.complete = true;
+    info.target_n = engine.values().size();
+    info.stats = stats;
+    info.period = period;
+    writer_->save(info, engine.values());
+  }
+
+ private:
+  RunInfo info_for(const Engine& engine) const {
+    RunInfo info = static_cast<const RunInfo&>(stored_);
+    const std::string now = engine.kernels_used();
+    info.engine = stored_.engine.empty() || stored_.engine == now ? now : stored_.engine + "+" + now;
+    info.program_version = kVersion;
+    return info;
+  }
+
+  std::string path_;
+  double every_seconds_;
+  std::chrono::steady_clock::time_point last_save_;
+  RunRecord stored_;
+  std::optional<RunFileWriter> writer_;
+};
+
 }  // namespace
+
+bool costs_about_n_squared(const Engine& engine) {
+  const std::uint64_t n = engine.values().size();
+  if (n < kSparseJudgedFrom) return false;
+  if (engine.active_kernel() != KernelKind::Sparse) return true;
+  if (engine.live_rare_count() * kSparseShareInverse <= n) return false;
+  const std::optional<SparseState> state = engine.sparse_state();  // a copy: only looked at past the time cap
+  return state && !state->rare_positions.empty() && 2 * state->rare_positions.back() >= n;
+}
+
+std::string game_run_path(const std::string& runs, const std::string& game) {
+  return (std::filesystem::path(runs) / (game + ".h5")).string();
+}
 
 SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   const Rules rules = parse_heap_game(game);
-  Engine engine(rules, EngineOptions{KernelKind::Auto, settings.threads, true});
-  std::uint64_t target = settings.until_proven ? std::min(settings.start, settings.cap) : settings.n;
-  PeriodResult period;
-  for (;;) {
-    engine.compute_to(target);
-    period = analyze_period(engine.values(), rules);
-    if (!settings.until_proven || period.proven || target >= settings.cap) break;
-    target = std::min(2 * target, settings.cap);
+  std::optional<GameRunFile> run_file;
+  Sequence stored;
+  if (!settings.runs.empty()) {
+    run_file.emplace(game_run_path(settings.runs, game), rules.canonical(), settings.checkpoint_every);
+    stored = run_file->take_values();
   }
-  SweepRow row = make_row(game, engine.values(), period);
-  row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint64_t resumed_from = stored.size();
+  Engine engine(rules, EngineOptions{KernelKind::Auto, settings.threads, true}, std::move(stored));
+  bool timed_out = false;
+  const ProgressCallback progress = [&](const Progress& p) {
+    if (run_file) run_file->keep_up(engine, p.target);
+    if (settings.until_proven && settings.max_seconds > 0 && cpu_seconds_since(cpu_start) >= settings.max_seconds &&
+        costs_about_n_squared(engine)) {
+      timed_out = true;
+      return false;
+    }
+    return true;
+  };
+  PeriodResult period;
+  if (settings.until_proven) {
+    // Nothing can prove a period of a game no theorem covers: it runs to the cap.
+    const std::uint64_t first = proof_theorem(rules).empty() ? settings.cap : std::min(settings.start, settings.cap);
+    engine.compute_until_proven(first, settings.cap, progress);
+    period = timed_out ? analyze_period(engine.values(), rules) : engine.last_period();
+  } else {
+    engine.compute_to(settings.n, progress);
+    period = analyze_period(engine.values(), rules);
+  }
+  const SparseStats stats = compute_stats(engine.values(), rules.split_take_parity());
+  SweepRow row = make_row(game, engine.values(), stats, period);
+  if (settings.until_proven && !period.proven) row.stopped_by = timed_out ? kStoppedByMaxSeconds : kStoppedByMaxN;
+  if (run_file) run_file->finish(engine, stats, period);
+  row.resumed_from = resumed_from;
+  row.seconds = seconds_since(start);
   return row;
 }
 
 bool row_fits_settings(const SweepRow& row, const SweepSettings& settings) {
   if (!settings.until_proven) return row.n == settings.n;
-  if (row.n == settings.cap) return true;
-  // Stopped early: only by a proof, at one of the sizes the doubling passes through.
-  for (std::uint64_t size = std::min(settings.start, settings.cap); size < settings.cap; size *= 2)
-    if (row.n == size) return row.proven;
-  return false;
+  if (row.stopped_by == kStoppedByMaxSeconds) return row.n <= settings.cap;
+  if (row.stopped_by == kStoppedByMaxN) return row.n == settings.cap;
+  // Stopped by a proof: at a look of the engine, anywhere from start to the cap.
+  return row.period.proven && row.n >= std::min(settings.start, settings.cap) && row.n <= settings.cap;
 }
 
 std::string canonical_equivalent(const std::string& game) {
@@ -279,9 +396,9 @@ namespace {
 
 const std::vector<std::string>& csv_columns() {
   static const std::vector<std::string> columns = {
-      "game",       "n",          "period",    "preperiod",     "saltus",        "proven",
-      "theorem",    "max_value",  "max_at",    "rare_mask",     "rare_count",    "last_rare",
-      "equivalent_to", "sequence_hash", "seconds"};
+      "game",      "n",          "period",     "preperiod",     "saltus",        "proven",
+      "theorem",   "proof_needs_n", "max_value", "max_at",     "rare_mask",     "rare_count",
+      "last_rare", "stopped_by", "equivalent_to", "sequence_hash", "seconds"};
   return columns;
 }
 
@@ -366,20 +483,23 @@ const std::string& sweep_csv_header() {
 }
 
 std::string to_csv_line(const SweepRow& row) {
-  const auto period_cell = [&row](std::string text) { return row.period_found ? text : std::string(); };
+  const PeriodResult& p = row.period;
+  const auto period_cell = [&p](std::uint64_t number) { return p.found ? std::to_string(number) : std::string(); };
   const std::vector<std::string> cells = {
       csv_field(row.game),
       std::to_string(row.n),
-      period_cell(std::to_string(row.period)),
-      period_cell(std::to_string(row.preperiod)),
-      period_cell(std::to_string(row.saltus)),
-      row.proven ? "true" : "false",
-      csv_field(row.theorem),
-      std::to_string(row.max_value),
-      std::to_string(row.max_at),
-      rare_mask_text(row.rare_mask),
-      std::to_string(row.rare_count),
-      std::to_string(row.last_rare),
+      period_cell(p.period),
+      period_cell(p.preperiod),
+      p.found ? std::to_string(p.saltus) : std::string(),
+      p.proven ? "true" : "false",
+      csv_field(p.proven ? p.theorem : std::string()),
+      p.proof_needs_n > 0 ? std::to_string(p.proof_needs_n) : std::string(),
+      std::to_string(row.stats.max_value),
+      std::to_string(row.stats.max_at),
+      rare_mask_text(row.stats.rare_mask),
+      std::to_string(row.stats.rare_count),
+      std::to_string(row.stats.last_rare),
+      row.stopped_by,
       csv_field(row.equivalent_to),
       row.sequence_hash,
       seconds_text(row.seconds)};
@@ -387,84 +507,86 @@ std::string to_csv_line(const SweepRow& row) {
 }
 
 SweepRow parse_csv_line(std::string_view line) {
-  const std::vector<std::string> f = split_csv(line);
-  if (f.size() != csv_columns().size())
-    throw SweepInputError(std::to_string(f.size()) + " fields where a row has " + std::to_string(csv_columns().size()));
-  if (f[0].empty()) throw SweepInputError("the game is empty");
-  if (f[9].rfind("0x", 0) != 0) throw SweepInputError("rare_mask is '" + f[9] + "', not hexadecimal like 0xe");
-  if (f[13].size() != 16) throw SweepInputError("sequence_hash is '" + f[13] + "', not 16 hex digits");
+  // The columns by name, so that the code below reads as the header does.
+  const std::vector<std::string> fields = split_csv(line);
+  const std::vector<std::string>& columns = csv_columns();
+  if (fields.size() != columns.size())
+    throw SweepInputError(std::to_string(fields.size()) + " fields where a row has " + std::to_string(columns.size()));
+  std::map<std::string, std::string> f;
+  for (std::size_t i = 0; i < columns.size(); ++i) f[columns[i]] = fields[i];
+  if (f["game"].empty()) throw SweepInputError("the game is empty");
+  if (f["rare_mask"].rfind("0x", 0) != 0) throw SweepInputError("rare_mask is '" + f["rare_mask"] + "', not hexadecimal like 0xe");
+  if (f["sequence_hash"].size() != 16)
+    throw SweepInputError("sequence_hash is '" + f["sequence_hash"] + "', not 16 hex digits");
+  const std::string& stopped_by = f["stopped_by"];
+  if (!stopped_by.empty() && stopped_by != kStoppedByMaxN && stopped_by != kStoppedByMaxSeconds)
+    throw SweepInputError("stopped_by is '" + stopped_by + "', not " + kStoppedByMaxN + ", " + kStoppedByMaxSeconds +
+                          " or empty");
   SweepRow row;
-  row.game = f[0];
-  row.n = csv_unsigned(f[1], "n");
-  row.period_found = !f[2].empty();
-  if (row.period_found) {
-    row.period = csv_unsigned(f[2], "period");
-    row.preperiod = csv_unsigned(f[3], "preperiod");
-    row.saltus = csv_signed(f[4], "saltus");
+  row.game = f["game"];
+  row.n = csv_unsigned(f["n"], "n");
+  PeriodResult& p = row.period;
+  p.found = !f["period"].empty();
+  if (p.found) {
+    p.period = csv_unsigned(f["period"], "period");
+    p.preperiod = csv_unsigned(f["preperiod"], "preperiod");
+    p.saltus = csv_signed(f["saltus"], "saltus");
   }
-  row.proven = csv_bool(f[5], "proven");
-  // Tables written before theorem meant "the theorem that proved it" named the applicable one for
-  // unproven rows too.
-  row.theorem = row.proven ? f[6] : "";
-  row.max_value = csv_unsigned(f[7], "max_value");
-  row.max_at = csv_unsigned(f[8], "max_at");
+  p.proven = csv_bool(f["proven"], "proven");
+  if (p.proven) p.theorem = f["theorem"];
+  if (!f["proof_needs_n"].empty()) p.proof_needs_n = csv_unsigned(f["proof_needs_n"], "proof_needs_n");
+  row.stats.max_value = static_cast<Value>(csv_unsigned(f["max_value"], "max_value"));
+  row.stats.max_at = csv_unsigned(f["max_at"], "max_at");
   // "0x1+pos": with the heap's parity, whose flip the game's splits decide.
   const std::string_view position_suffix = "+pos";
-  std::string mask_digits = f[9].substr(2);
+  std::string mask_digits = f["rare_mask"].substr(2);
   if (mask_digits.ends_with(position_suffix)) {
     mask_digits.resize(mask_digits.size() - position_suffix.size());
-    row.rare_mask.with_position = true;
-    row.rare_mask.odd_takes = parse_rules(row.game).split_take_parity() == SplitTakeParity::Odd;
+    row.stats.rare_mask.with_position = true;
+    row.stats.rare_mask.odd_takes = parse_rules(row.game).split_take_parity() == SplitTakeParity::Odd;
   }
-  row.rare_mask.values = csv_unsigned(mask_digits, "rare_mask", 16);
-  row.rare_count = csv_unsigned(f[10], "rare_count");
-  row.last_rare = csv_signed(f[11], "last_rare");
-  row.equivalent_to = f[12];
-  row.sequence_hash = f[13];
+  row.stats.rare_mask.values = csv_unsigned(mask_digits, "rare_mask", 16);
+  row.stats.rare_count = csv_unsigned(f["rare_count"], "rare_count");
+  row.stats.last_rare = csv_signed(f["last_rare"], "last_rare");
+  row.stopped_by = stopped_by;
+  row.equivalent_to = f["equivalent_to"];
+  row.sequence_hash = f["sequence_hash"];
   try {
-    row.seconds = std::stod(f[14]);
+    row.seconds = std::stod(f["seconds"]);
   } catch (const std::exception&) {
-    throw SweepInputError("seconds is '" + f[14] + "', not a number");
+    throw SweepInputError("seconds is '" + f["seconds"] + "', not a number");
   }
   return row;
 }
 
 Json sweep_row_json(const SweepRow& row) {
-  // The period object of run_octal and sg_period, less the exceptions: a row keeps no values.
-  PeriodResult period;
-  period.found = row.period_found;
-  period.period = row.period;
-  period.preperiod = row.preperiod;
-  period.saltus = row.saltus;
-  period.proven = row.proven;
-  period.theorem = row.theorem;
-  if (row.period_found) period.proof_needs_n = proof_length(parse_rules(row.game), row.preperiod, row.period);
-  SparseStats stats;
-  stats.rare_mask = row.rare_mask;
-  stats.rare_count = row.rare_count;
-  stats.last_rare = row.last_rare;
-  return {{"game", row.game},
-          {"n", row.n},
-          {"seconds", row.seconds},
-          {"max_value", row.max_value},
-          {"max_at", row.max_at},
-          {"stats", stats_json(stats)},
-          {"period", period_json(period, false)},
-          {"equivalent_to", row.equivalent_to.empty() ? Json(nullptr) : Json(row.equivalent_to)},
-          {"sequence_hash", row.sequence_hash}};
+  Json out = {{"game", row.game},
+              {"n", row.n},
+              {"seconds", row.seconds},
+              {"max_value", row.stats.max_value},
+              {"max_at", row.stats.max_at},
+              {"stats", stats_json(row.stats)},
+              {"period", period_json(row.period, false)},
+              {"stopped_by", row.stopped_by.empty() ? Json(nullptr) : Json(row.stopped_by)},
+              {"equivalent_to", row.equivalent_to.empty() ? Json(nullptr) : Json(row.equivalent_to)},
+              {"sequence_hash", row.sequence_hash}};
+  if (row.resumed_from > 0) out["resumed_from"] = row.resumed_from;
+  return out;
 }
 
 std::string markdown_table(const std::vector<SweepRow>& rows) {
   std::vector<std::vector<std::string>> cells = {{"game", "n", "period", "preperiod", "saltus", "proven",
                                                   "largest", "rare mask", "rare", "last rare", "same as"}};
   for (const SweepRow& row : rows) {
-    const auto period_cell = [&row](std::string text) { return row.period_found ? text : std::string("-"); };
-    std::string proven = row.proven ? "yes (" + row.theorem + ")" : "no";
-    cells.push_back({row.game, std::to_string(row.n), period_cell(std::to_string(row.period)),
-                     period_cell(std::to_string(row.preperiod)), period_cell(std::to_string(row.saltus)), proven,
-                     std::to_string(row.max_value) + " @" + std::to_string(row.max_at), rare_mask_text(row.rare_mask),
-                     std::to_string(row.rare_count), row.last_rare >= 0 ? std::to_string(row.last_rare) : "-",
-                     row.equivalent_to.empty() ? "" : row.equivalent_to});
+    const PeriodResult& p = row.period;
+    const auto period_cell = [&p](std::string text) { return p.found ? text : std::string("-"); };
+    std::string proven = p.proven ? "yes (" + p.theorem + ")" : "no";
+    if (!row.stopped_by.empty()) proven += " (" + row.stopped_by + ")";
+    cells.push_back({row.game, std::to_string(row.n), period_cell(std::to_string(p.period)),
+                     period_cell(std::to_string(p.preperiod)), period_cell(std::to_string(p.saltus)), proven,
+                     std::to_string(row.stats.max_value) + " @" + std::to_string(row.stats.max_at),
+                     rare_mask_text(row.stats.rare_mask), std::to_string(row.stats.rare_count),
+                     row.stats.last_rare >= 0 ? std::to_string(row.stats.last_rare) : "-", row.equivalent_to});
   }
   std::vector<std::size_t> width(cells[0].size(), 3);  // "---" is the shortest rule Markdown allows
   for (const auto& line : cells)

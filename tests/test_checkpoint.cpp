@@ -90,12 +90,7 @@ int leftover_temporaries(const fs::path& dir) {
   return count;
 }
 
-fs::path fresh_directory(const std::string& label) {
-  fs::path dir = fs::temp_directory_path() /
-                 (label + "-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
-  return dir;
-}
+using testing::fresh_directory;
 
 // An uninterrupted run: the values every interrupted run of the same arguments must match, and
 // how long it took (kill delays are a fraction of that).

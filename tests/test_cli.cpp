@@ -456,15 +456,16 @@ TEST_F(CliTest, SgSweepTablesEveryTwoDigitOctalGame) {
   EXPECT_TRUE(r.err.empty()) << r.err;
   const auto csv = lines(read_file(path("t.csv")));
   ASSERT_EQ(csv.size(), 65u);
-  EXPECT_EQ(csv[0].rfind("game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,", 0), 0u);
+  EXPECT_EQ(csv[0].rfind("game,n,period,preperiod,saltus,proven,theorem,proof_needs_n,max_value,max_at,rare_mask,", 0),
+            0u);
   // Rows in pattern order; the values docs/THEORY.md section 6 lists: Kayles, Dawson's Kayles, Guiles.
-  EXPECT_EQ(csv[1].rfind("0.00,4096,1,0,0,true,subtraction-window,0,0,0x0,4096,4095,0.0,", 0), 0u) << csv[1];
-  EXPECT_EQ(csv[8].rfind("0.07,4096,34,53,0,true,guy-smith,9,86,", 0), 0u) << csv[8];
+  EXPECT_EQ(csv[1].rfind("0.00,4096,1,0,0,true,subtraction-window,2,0,0,0x0,4096,4095,,0.0,", 0), 0u) << csv[1];
+  EXPECT_EQ(csv[8].rfind("0.07,4096,34,53,0,true,guy-smith,176,9,86,", 0), 0u) << csv[8];
   EXPECT_EQ(csv[14].rfind("0.15,4096,10,1,0,true,guy-smith,", 0), 0u) << csv[14];
-  EXPECT_EQ(csv[64].rfind("0.77,4096,12,71,0,true,guy-smith,8,27,0xf,10,70,,", 0), 0u) << csv[64];
+  EXPECT_EQ(csv[64].rfind("0.77,4096,12,71,0,true,guy-smith,168,8,27,0xf,10,70,,,", 0), 0u) << csv[64];
   // Marked, not merged: 0.70 is 0.7 written with a trailing zero, 0.61 has the values of 0.60.
   // G(n) = n mod 2 and each split takes 1: under 0x1 with the heap's parity no position is rare.
-  EXPECT_EQ(csv[57].rfind("0.70,4096,2,0,0,true,guy-smith,1,1,0x1+pos,0,-1,0.7,", 0), 0u) << csv[57];
+  EXPECT_EQ(csv[57].rfind("0.70,4096,2,0,0,true,guy-smith,7,1,1,0x1+pos,0,-1,,0.7,", 0), 0u) << csv[57];
   EXPECT_EQ(csv[50].rfind("0.61,", 0), 0u) << csv[50];
   EXPECT_TRUE(contains(csv[50], ",0.6,")) << csv[50];
   const auto table = lines(r.out);
@@ -473,9 +474,9 @@ TEST_F(CliTest, SgSweepTablesEveryTwoDigitOctalGame) {
   EXPECT_EQ(table[65].rfind("| 0.77 | 4096 | 12     | 71        | 0      | yes (guy-smith)", 0), 0u) << table[65];
 }
 
-TEST_F(CliTest, SgSweepUntilProvenDoublesUpToTheCap) {
+TEST_F(CliTest, SgSweepUntilProvenGoesUpToTheCap) {
   std::ofstream(path("games.txt")) << "# proven early, and never proven\nkayles\n4!.0\n";
-  Result r = run("sg_sweep", {"--codes", "games.txt", "--until-proven", "--cap", "2^13", "--threads", "1", "--json"});
+  Result r = run("sg_sweep", {"--codes", "games.txt", "--until-proven", "--max-n", "2^13", "--threads", "1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = json_lines(r.out);
   ASSERT_EQ(rows.size(), 2u) << r.out;
@@ -488,6 +489,7 @@ TEST_F(CliTest, SgSweepUntilProvenDoublesUpToTheCap) {
   EXPECT_EQ(rows[1]["n"], 8192);
   EXPECT_EQ(rows[1]["period"]["proven"], false);
   EXPECT_EQ(rows[1]["period"]["theorem"], nullptr);
+  EXPECT_EQ(rows[1]["stopped_by"], "max-n");
   EXPECT_EQ(rows[1]["equivalent_to"], nullptr);
 }
 
@@ -497,7 +499,8 @@ TEST_F(CliTest, SgSweepBadInputGetsOneLineAndExitTwo) {
       {"--codes", "0.[3-1]", "--n", "10"},
       {"--n", "10"},
       {"--codes", "0.??", "--n", "10", "--until-proven"},
-      {"--codes", "0.??", "--n", "10", "--cap", "2^12"},
+      {"--codes", "0.??", "--n", "10", "--max-n", "2^12"},
+      {"--codes", "0.??", "--max-seconds", "soon"},
       {"--codes", "0.??", "--resume"},
       {"--codes", "0.??", "--n", "-1"},
       {"--codes", "0.??", "--json", "--quiet"},
@@ -535,7 +538,7 @@ TEST_F(CliTest, SgSweepAdvisesItsOwnOptionsForATableItCannotUse) {
       {first, "t.csv already exists, and a new table does not replace a file: --resume continues that sweep"},
       {with({"--codes", "0.2?", "--resume"}), "t.csv line 2: 0.10 is not in this sweep: give the same --codes"},
       {with({"--n", "200", "--resume"}),
-       "0.10 was computed to n = 100, which these settings would not give: resume with the --n (or --cap)"},
+       "0.10 was computed to n = 100, which these settings would not give: resume with the --n (or --max-n)"},
   };
   for (const auto& [args, message] : cases) {
     Result r = run("sg_sweep", args);

@@ -359,5 +359,41 @@ TEST(EngineShortcut, NeverTakenWithoutATheorem) {
   EXPECT_EQ(engine.kernels_used().find("period"), std::string::npos);
 }
 
+// The one loop of run_octal and sg_sweep: looks at twice the last size, or at once at what the
+// proof of a period seen needs, and stops there.
+TEST(EngineUntilProven, StopsWhereTheProofIsComplete) {
+  // 0.127: period 4 after 46578 values, seen at 2^16; its proof needs 93167 values.
+  Engine engine(parse_rules("0.127"), EngineOptions{KernelKind::Auto, 1, true});
+  ASSERT_TRUE(engine.compute_until_proven(4096, 1u << 20));
+  EXPECT_EQ(engine.values().size(), 93167u);
+  EXPECT_TRUE(engine.last_period().proven);
+  EXPECT_EQ(engine.last_period().preperiod, 46578u);
+  EXPECT_EQ(engine.last_period().period, 4u);
+  EXPECT_EQ(engine.last_period().checked_n, 93167u);
+
+  // Without the shortcut it looks all the same, and stops at the same place.
+  Engine every_value(parse_rules("0.127"), EngineOptions{KernelKind::Auto, 1, false});
+  ASSERT_TRUE(every_value.compute_until_proven(4096, 1u << 20));
+  EXPECT_EQ(every_value.values().size(), 93167u);
+  EXPECT_EQ(every_value.kernels_used().find("period"), std::string::npos);
+}
+
+TEST(EngineUntilProven, StopsAtTheCapOrAtOnceWithoutATheorem) {
+  Engine capped(parse_rules("0.127"), EngineOptions{KernelKind::Auto, 1, true});
+  ASSERT_TRUE(capped.compute_until_proven(4096, 50000));
+  EXPECT_EQ(capped.values().size(), 50000u);
+  EXPECT_FALSE(capped.last_period().proven);
+  EXPECT_EQ(capped.last_period().checked_n, 50000u) << "the values computed are analysed";
+  // Grundy's game: nothing can be proven, so it stops at the first size, analysed.
+  Engine grundy(parse_rules("grundy"), EngineOptions{KernelKind::Auto, 1, true});
+  ASSERT_TRUE(grundy.compute_until_proven(3000, 1u << 20));
+  EXPECT_EQ(grundy.values().size(), 3000u);
+  EXPECT_EQ(grundy.last_period().checked_n, 3000u);
+  // A callback that says stop is obeyed.
+  Engine stopped(parse_rules("0.127"), EngineOptions{KernelKind::Auto, 1, true});
+  EXPECT_FALSE(stopped.compute_until_proven(4096, 1u << 20, [](const Progress& p) { return p.n < 20000; }));
+  EXPECT_LT(stopped.values().size(), 93167u);
+}
+
 }  // namespace
 }  // namespace sgx

@@ -78,8 +78,8 @@ TEST_F(Outputs, EveryToolUsesTheSameKeysForTheSameThing) {
   EXPECT_EQ(run_octal["provenance"]["values_computed"], 1000);
   EXPECT_EQ(keys_of(sg_period),
             sorted({"game", "n", "complete", "target_n", "max_value", "max_at", "stats", "period", "file"}));
-  EXPECT_EQ(keys_of(sg_sweep), sorted({"game", "n", "seconds", "max_value", "max_at", "stats", "period", "equivalent_to",
-                                     "sequence_hash"}));
+  EXPECT_EQ(keys_of(sg_sweep), sorted({"game", "n", "seconds", "max_value", "max_at", "stats", "period", "stopped_by",
+                                     "equivalent_to", "sequence_hash"}));
   EXPECT_EQ(keys_of(sg_solve), sorted({"game", "misere", "heaps", "value", "outcome", "winning_moves", "count"}));
 
   for (const json* tool : {&run_octal, &sg_period, &sg_sweep}) {

@@ -616,7 +616,8 @@ TEST(PeriodProof, NextProofTargetDoublesJumpsToTheProofAndStops) {
   seen.proof_needs_n = 4536507;
   const std::uint64_t cap = std::uint64_t{1} << 24;
   EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 20, cap), 4536507u) << "straight to what the proof needs";
-  EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 22, cap), std::uint64_t{1} << 23) << "else doubling";
+  EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 22, cap), 4536507u) << "even when doubling goes further";
+  EXPECT_EQ(sgx::next_proof_target(seen, 5000000, cap), 10000000u) << "else doubling";
   EXPECT_EQ(sgx::next_proof_target(seen, std::uint64_t{1} << 20, 3000000), 3000000u) << "never past the cap";
   EXPECT_EQ(sgx::next_proof_target(seen, cap, cap), 0u);
   EXPECT_EQ(sgx::proof_wait_text(seen), "period 4 seen from 2268248; the proof needs 4536507 values");

@@ -122,14 +122,16 @@ TEST(SweepGame, UntilProvenStopsAtTheFirstSizeThatProves) {
   SweepSettings settings = until_proven();
   const SweepRow kayles = sweep_game("0.77", settings);
   EXPECT_EQ(kayles.n, 4096u);
-  EXPECT_TRUE(kayles.period_found);
-  EXPECT_EQ(kayles.period, 12u);
-  EXPECT_EQ(kayles.preperiod, 71u);
-  EXPECT_TRUE(kayles.proven);
-  EXPECT_EQ(kayles.theorem, "guy-smith");
-  EXPECT_EQ(kayles.max_value, 8u);
-  EXPECT_EQ(kayles.max_at, 27u);
-  EXPECT_EQ(kayles.last_rare, 70);
+  EXPECT_TRUE(kayles.period.found);
+  EXPECT_EQ(kayles.period.period, 12u);
+  EXPECT_EQ(kayles.period.preperiod, 71u);
+  EXPECT_TRUE(kayles.period.proven);
+  EXPECT_EQ(kayles.period.theorem, "guy-smith");
+  EXPECT_EQ(kayles.period.proof_needs_n, 2 * 71 + 2 * 12 + 2u);
+  EXPECT_EQ(kayles.stats.max_value, 8u);
+  EXPECT_EQ(kayles.stats.max_at, 27u);
+  EXPECT_EQ(kayles.stats.last_rare, 70);
+  EXPECT_EQ(kayles.stopped_by, "");
   EXPECT_EQ(kayles.equivalent_to, "");
   EXPECT_EQ(kayles.sequence_hash.size(), 16u);
 
@@ -137,7 +139,8 @@ TEST(SweepGame, UntilProvenStopsAtTheFirstSizeThatProves) {
   settings.cap = 10000;
   const SweepRow grundy = sweep_game("4!.0", settings);
   EXPECT_EQ(grundy.n, 10000u);
-  EXPECT_FALSE(grundy.proven);
+  EXPECT_FALSE(grundy.period.proven);
+  EXPECT_EQ(grundy.stopped_by, kStoppedByMaxN);
   EXPECT_TRUE(row_fits_settings(grundy, settings));
   EXPECT_TRUE(row_fits_settings(kayles, settings));
 }
@@ -148,9 +151,10 @@ TEST(SweepGame, FixedNComputesExactlyN) {
   settings.threads = 1;
   const SweepRow dawson = sweep_game("0.137", settings);
   EXPECT_EQ(dawson.n, 150u);
-  EXPECT_EQ(dawson.period, 34u);
-  EXPECT_FALSE(dawson.proven) << "the proof needs 175 values";
-  EXPECT_EQ(dawson.theorem, "") << "a theorem is named only for a proven period";
+  EXPECT_EQ(dawson.period.period, 34u);
+  EXPECT_FALSE(dawson.period.proven) << "the proof needs 175 values";
+  EXPECT_EQ(dawson.period.theorem, "") << "a theorem is named only for a proven period";
+  EXPECT_EQ(dawson.stopped_by, "") << "--n stops every game at n";
   EXPECT_TRUE(row_fits_settings(dawson, settings));
   settings.n = 151;
   EXPECT_FALSE(row_fits_settings(dawson, settings));
@@ -166,38 +170,76 @@ TEST(SweepGame, SameSequenceSameHashWhateverTheCode) {
       << "0.07 is 0.137 shifted by one: not the same sequence";
 }
 
-TEST(SweepGame, RowsFitOnlyTheSizesTheDoublingPasses) {
+TEST(SweepGame, RowsFitTheCapsThatStoppedThem) {
   SweepSettings settings;
   settings.until_proven = true;
   settings.cap = 40000;
   SweepRow row;
-  row.proven = true;
-  for (std::uint64_t n : {4096u, 8192u, 16384u, 32768u, 40000u}) {
+  row.period.proven = true;
+  for (std::uint64_t n : {4096u, 5000u, 32768u, 40000u}) {
     row.n = n;
-    EXPECT_TRUE(row_fits_settings(row, settings)) << n;
+    EXPECT_TRUE(row_fits_settings(row, settings)) << n << ": a proof stops a game at any look";
   }
-  row.n = 5000;
-  EXPECT_FALSE(row_fits_settings(row, settings));
+  row.n = 2048;
+  EXPECT_FALSE(row_fits_settings(row, settings)) << "below the first size";
+  row.n = 40001;
+  EXPECT_FALSE(row_fits_settings(row, settings)) << "past the cap";
+  row.period.proven = false;
+  row.stopped_by = kStoppedByMaxN;
   row.n = 8192;
-  row.proven = false;
-  EXPECT_FALSE(row_fits_settings(row, settings)) << "an unproven game stops only at the cap";
+  EXPECT_FALSE(row_fits_settings(row, settings)) << "the cap of values stops a game only at the cap";
+  row.n = 40000;
+  EXPECT_TRUE(row_fits_settings(row, settings));
+  row.stopped_by = kStoppedByMaxSeconds;
+  row.n = 8193;
+  EXPECT_TRUE(row_fits_settings(row, settings)) << "the time cap stops a game anywhere below the cap";
+}
+
+TEST(SweepGame, TheTimeCapStopsOnlyGamesWithoutASparseSpace) {
+  SweepSettings settings = until_proven();
+  settings.cap = 1u << 18;
+  settings.max_seconds = 1e-9;  // passed at every step
+  // 0.06: a third of its positions are rare; judged from 2^16 values on, stopped there.
+  const SweepRow dense = sweep_game("0.06", settings);
+  EXPECT_EQ(dense.stopped_by, kStoppedByMaxSeconds);
+  EXPECT_GE(dense.n, 1u << 16);
+  EXPECT_LT(dense.n, settings.cap);
+  EXPECT_TRUE(row_fits_settings(dense, settings));
+  // 0.354: 132 rare positions by 2^20, so it is sparse and goes on to the cap of values.
+  const SweepRow sparse = sweep_game("0.354", settings);
+  EXPECT_EQ(sparse.stopped_by, kStoppedByMaxN);
+  EXPECT_EQ(sparse.n, settings.cap);
+}
+
+TEST(SweepGame, UntilProvenGoesStraightToWhatTheProofNeeds) {
+  // 0.127: period 4 after 46578 values; seen at 2^16, its proof needs 93167 values, and the sweep
+  // looks there rather than at 2^17.
+  SweepSettings settings = until_proven();
+  settings.cap = 1u << 20;
+  const SweepRow row = sweep_game("0.127", settings);
+  EXPECT_TRUE(row.period.proven);
+  EXPECT_EQ(row.period.preperiod, 46578u);
+  EXPECT_EQ(row.period.period, 4u);
+  EXPECT_EQ(row.n, row.period.proof_needs_n);
+  EXPECT_EQ(row.n, 93167u);
 }
 
 SweepRow sample_row(const std::string& game, const std::string& hash) {
   SweepRow row;
   row.game = game;
   row.n = 4096;
-  row.period_found = true;
-  row.period = 12;
-  row.preperiod = 71;
-  row.saltus = -3;
-  row.proven = true;
-  row.theorem = "guy-smith";
-  row.max_value = 8;
-  row.max_at = 27;
-  row.rare_mask.values = 0xfe;
-  row.rare_count = 10;
-  row.last_rare = 70;
+  row.period.found = true;
+  row.period.period = 12;
+  row.period.preperiod = 71;
+  row.period.saltus = -3;
+  row.period.proven = true;
+  row.period.theorem = "guy-smith";
+  row.period.proof_needs_n = 168;
+  row.stats.max_value = 8;
+  row.stats.max_at = 27;
+  row.stats.rare_mask.values = 0xfe;
+  row.stats.rare_count = 10;
+  row.stats.last_rare = 70;
   row.sequence_hash = hash;
   row.seconds = 1.25;
   return row;
@@ -206,40 +248,41 @@ SweepRow sample_row(const std::string& game, const std::string& hash) {
 TEST(SweepCsv, RowsRoundTripThroughTheirLine) {
   const SweepRow row = sample_row("0.77", "0123456789abcdef");
   const std::string line = to_csv_line(row);
-  EXPECT_EQ(line, "0.77,4096,12,71,-3,true,guy-smith,8,27,0xfe,10,70,,0123456789abcdef,1.250");
+  EXPECT_EQ(line, "0.77,4096,12,71,-3,true,guy-smith,168,8,27,0xfe,10,70,,,0123456789abcdef,1.250");
   EXPECT_EQ(parse_csv_line(line), row);
   EXPECT_EQ(sweep_csv_header(),
-            "game,n,period,preperiod,saltus,proven,theorem,max_value,max_at,rare_mask,rare_count,last_rare,"
-            "equivalent_to,sequence_hash,seconds");
+            "game,n,period,preperiod,saltus,proven,theorem,proof_needs_n,max_value,max_at,rare_mask,rare_count,"
+            "last_rare,stopped_by,equivalent_to,sequence_hash,seconds");
 
   SweepRow unfound = sample_row("sub:1,3,4", "fedcba9876543210");
-  unfound.period_found = false;
-  unfound.period = unfound.preperiod = 0;
-  unfound.saltus = 0;
-  unfound.proven = false;
-  unfound.theorem = "";
-  unfound.last_rare = -1;
+  unfound.period = PeriodResult{};
+  unfound.stats.last_rare = -1;
+  unfound.stopped_by = kStoppedByMaxSeconds;
   const std::string quoted = to_csv_line(unfound);
-  EXPECT_EQ(quoted.rfind("\"sub:1,3,4\",4096,,,,false,,", 0), 0u) << quoted;
+  EXPECT_EQ(quoted.rfind("\"sub:1,3,4\",4096,,,,false,,,", 0), 0u) << quoted;
+  EXPECT_TRUE(contains(quoted, ",-1,max-seconds,,")) << quoted;
   EXPECT_EQ(parse_csv_line(quoted), unfound);
 
-  // Older tables named the applicable theorem for unproven rows too; it is not read back.
+  // An unproven row names no theorem, whatever the row held.
   SweepRow unproven = sample_row("0.137", "0123456789abcdef");
-  unproven.proven = false;
+  unproven.period.proven = false;
+  unproven.stopped_by = kStoppedByMaxN;
   const SweepRow read = parse_csv_line(to_csv_line(unproven));
-  EXPECT_EQ(read.theorem, "");
-  unproven.theorem = "";
+  EXPECT_EQ(read.period.theorem, "");
+  unproven.period.theorem = "";
   EXPECT_EQ(read, unproven);
 }
 
 TEST(SweepCsv, MalformedLinesAreRefused) {
   EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096"); }), "2 fields"));
-  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,40x6,12,71,0,true,guy-smith,8,27,0xf,10,70,,0123456789abcdef,0.1"); }),
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,40x6,12,71,0,true,guy-smith,168,8,27,0xf,10,70,,,0123456789abcdef,0.1"); }),
                        "n is '40x6'"));
-  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,yes,guy-smith,8,27,0xf,10,70,,0123456789abcdef,0.1"); }),
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,yes,guy-smith,168,8,27,0xf,10,70,,,0123456789abcdef,0.1"); }),
                        "not true or false"));
-  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,true,guy-smith,8,27,0xf,10,70,,0123456789abcdef,ab"); }),
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,12,71,0,true,guy-smith,168,8,27,0xf,10,70,,,0123456789abcdef,ab"); }),
                        "seconds is 'ab'"));
+  EXPECT_TRUE(contains(input_error([] { parse_csv_line("0.77,4096,,,,false,,,8,27,0xf,10,70,tired,,0123456789abcdef,0.1"); }),
+                       "stopped_by is 'tired'"));
   EXPECT_TRUE(contains(input_error([] { parse_csv_line("\"0.77,4096"); }), "never closed"));
 }
 
@@ -249,7 +292,7 @@ TEST(SweepCsv, JsonAndMarkdownCarryTheSameRow) {
             R"({"game":"0.77","n":4096,"seconds":1.25,"max_value":8,"max_at":27,)"
             R"("stats":{"rare_mask":254,"rare_position_bit":false,"rare_count":10,"last_rare":70},)"
             R"("period":{"found":true,"preperiod":71,"period":12,"saltus":-3,"proven":true,"theorem":"guy-smith",)"
-            R"("proof_needs_n":168},"equivalent_to":null,"sequence_hash":"0123456789abcdef"})");
+            R"("proof_needs_n":168},"stopped_by":null,"equivalent_to":null,"sequence_hash":"0123456789abcdef"})");
   const std::string table = markdown_table({row});
   std::istringstream lines(table);
   std::string header, rule, body;
@@ -297,7 +340,7 @@ class SweepTableTest : public ::testing::Test {
   void write_file(const std::string& text) const { std::ofstream(path_, std::ios::binary) << text; }
   SweepRow row(const std::string& game) const {
     SweepRow r = sample_row(game, "0123456789abcdef");
-    r.saltus = 0;
+    r.period.saltus = 0;
     return r;
   }
 

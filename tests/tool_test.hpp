@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,14 @@
 #include <nlohmann/json.hpp>
 
 namespace sgx::testing {
+
+// A new directory under the system's temporary one, named label-PID-RANDOM.
+inline std::filesystem::path fresh_directory(const std::string& label) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              (label + "-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 struct Result {
   int exit_code = -1;

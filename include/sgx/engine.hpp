@@ -4,8 +4,9 @@
 //   sparse  the rare-value method (docs/THEORY.md section 4), exact for every code
 //   sweep   exhaustive XOR-pair sweep, block-parallel, for games with no useful sparse space
 //   auto    sparse while the rare list is sparse, sweep while it is not (checked as n grows)
-// Once a period is proven (period.hpp) the remaining values follow from it, unless the
-// shortcut is turned off.
+// The engine looks for the period as it goes, at the sizes next_proof_target names (period.hpp):
+// once a period is proven the remaining values follow from it, unless the shortcut is turned off,
+// and compute_until_proven stops there.
 
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,8 @@ struct EngineOptions {
   // Time every task of the kernels' parallel regions for work_span() (run_octal --profile). Costs
   // two reads of the time-stamp counter per task of thousands of pairs.
   bool profile = false;
+  // Differences the period analysis compares at most (analyze_period; less under --memory).
+  std::uint64_t period_window = kPeriodWindow;
 };
 
 // What the engine reports while it runs; return false from the callback to stop early.
@@ -72,11 +75,24 @@ class Engine {
   // Extends the sequence to n values. Returns false if the callback asked to stop. The callback
   // runs between steps sized to take a fraction of a second each (at most 65536 values).
   bool compute_to(std::uint64_t n, const ProgressCallback& progress = {});
+  // Computes at least min_n values, then on until the period is proven or max_n values are
+  // computed (min_n <= max_n), looking for it at the sizes next_proof_target names: twice the
+  // last, or at once what the proof of a period seen needs. Each look is one pass over the values,
+  // so all of them together cost about two passes over the last size. It stops at min_n when
+  // nothing can be proven: no theorem applies to the game, or values were released (bounded runs).
+  // Returns false if the callback asked to stop. Afterwards last_period() analyses every value
+  // computed (unless values were released).
+  bool compute_until_proven(std::uint64_t min_n, std::uint64_t max_n, const ProgressCallback& progress = {});
 
   const Sequence& values() const { return values_; }
   const Rules& rules() const { return rules_; }
-  // The proven period, once found (only checked while the shortcut is on).
+  // The proven period, once found (looked for while the shortcut is on, or compute_until_proven runs).
   const std::optional<PeriodResult>& proven_period() const { return proven_period_; }
+  // The latest look for the period, proven or not (checked_n says over how many values; 0 before
+  // the first look). proof_wait_text(last_period()) says what a run until proven waits for.
+  const PeriodResult& last_period() const { return last_period_; }
+  // The kernel computing now.
+  KernelKind active_kernel() const { return active_; }
   // Fills further values from a period proven earlier (a resumed bounded run, which cannot prove
   // it again without its released values).
   void continue_period(const PeriodResult& proven);
@@ -99,7 +115,10 @@ class Engine {
   void use_kernel(KernelKind kind);
   void switch_kernel_if_better();
   void adapt_step(std::uint64_t values_done, double seconds);
-  bool try_period_shortcut();
+  // Looks for the period when a look is due (next_period_check_), or when forced; sets
+  // proven_period_ once proven.
+  void look_for_period(bool forced = false);
+  bool looking_for_period() const { return options_.period_shortcut || stop_when_proven_; }
   // Keeps max_value_ up to date with the values from index from on.
   void note_largest(std::uint64_t from);
   void fill_from_period(std::uint64_t target);
@@ -121,7 +140,9 @@ class Engine {
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
   std::uint64_t max_at_ = 0;  // its first position
-  std::uint64_t next_period_check_;  // n at which the period shortcut next looks
+  PeriodResult last_period_;
+  std::uint64_t next_period_check_;  // the first look (set from tuning.hpp), then as next_proof_target says
+  bool stop_when_proven_ = false;  // inside compute_until_proven
   bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
   std::uint64_t step_;  // values per step of compute_to, adapted to the kernel's speed

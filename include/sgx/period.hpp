@@ -40,6 +40,8 @@ struct PeriodResult {
   std::uint64_t proof_needs_n = 0;
   std::vector<std::uint64_t> exceptions;  // n < n0 with G(n) != G(n + p) + ... (see period.cpp)
   std::uint64_t checked_n = 0;  // how many values the analysis looked at
+
+  friend bool operator==(const PeriodResult&, const PeriodResult&) = default;
 };
 
 // How many of the last differences the analysis compares at most: their borders take 4 bytes
@@ -84,10 +86,10 @@ std::string proof_theorem(const Rules& rules);
 std::uint64_t proof_length(const Rules& rules, std::uint64_t preperiod, std::uint64_t period);
 
 // Computing until proven: having analysed done values, how many to have before looking again.
-// Twice as many, or at once what the proof of a period already seen needs if that is more, at most
+// What the proof of a period seen needs, when that is more than done; else twice done; at most
 // cap. 0 when there is nothing more to look for: the period is proven, no theorem applies to the
-// game (it could never be), or done has reached cap. Each look is one O(n) pass over the values,
-// so all the looks together cost about two passes over the last size.
+// game (it could never be), or done has reached cap. Each look is one O(n) pass over the values:
+// the doublings together cost about two passes over the last size, and each period seen adds one.
 std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, std::uint64_t cap);
 
 // What a run that computes until proven waits for, for its status line: "period 4 seen from

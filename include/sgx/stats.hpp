@@ -59,6 +59,8 @@ struct SparseStats {
   Value max_value = 0;
   std::uint64_t max_at = 0;     // first index of the largest value
   std::vector<std::uint64_t> histogram;  // histogram[v] = positions with value v
+
+  friend bool operator==(const SparseStats&, const SparseStats&) = default;
 };
 
 // One pass over the values: histogram, largest value, best mask, rare positions under it. The

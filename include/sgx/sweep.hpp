@@ -15,7 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "sgx/engine.hpp"
+#include "sgx/period.hpp"
 #include "sgx/report.hpp"
+#include "sgx/stats.hpp"
 
 namespace sgx {
 
@@ -42,43 +45,64 @@ std::vector<std::string> games_of(const std::string& spec);
 // How far each game of a sweep is computed.
 struct SweepSettings {
   std::uint64_t n = 0;  // compute exactly n values (when until_proven is false)
+  // Until proven (Engine::compute_until_proven): at least start values, then on until the period
+  // is proven or cap values are computed. A game no theorem can prove runs to cap.
   bool until_proven = false;
-  std::uint64_t start = std::uint64_t{1} << 12;  // until_proven: first size, doubled ...
-  std::uint64_t cap = std::uint64_t{1} << 20;    // ... while unproven, up to this many values
-  int threads = 0;                               // OpenMP threads per game; 0: all available
+  std::uint64_t start = std::uint64_t{1} << 12;
+  std::uint64_t cap = std::uint64_t{1} << 20;
+  // Until proven: a game that costs about n^2 (costs_about_n_squared: no sparse space) stops after
+  // this many seconds of processor time (all its threads) in one sitting; 0: no limit.
+  double max_seconds = 0;
+  // A directory holding one run file per game (run_octal's format, docs/FORMAT.md), saved every
+  // checkpoint_every seconds and at the end: a game whose file exists continues from it. "" for none.
+  std::string runs;
+  double checkpoint_every = 60;
+  int threads = 0;  // OpenMP threads per game; 0: all available
 };
+
+// What stopped an unproven game (SweepRow::stopped_by); a proven game has "".
+inline constexpr const char* kStoppedByMaxN = "max-n";
+inline constexpr const char* kStoppedByMaxSeconds = "max-seconds";
 
 // One game's line of the sweep table.
 struct SweepRow {
   std::string game;  // as the pattern or the file lists it
   std::uint64_t n = 0;
-  bool period_found = false;
-  std::uint64_t period = 0;
-  std::uint64_t preperiod = 0;
-  std::int64_t saltus = 0;
-  bool proven = false;
-  std::string theorem;  // the theorem that proved the period; "" unless proven
-  std::uint64_t max_value = 0;
-  std::uint64_t max_at = 0;
-  RareMask rare_mask;
-  std::uint64_t rare_count = 0;
-  std::int64_t last_rare = -1;
+  // The period as analyze_period gives it, less what a row does not keep: exceptions,
+  // applicable_theorem and checked_n (n says it) are left empty.
+  PeriodResult period;
+  // The rare-value statistics and the largest value, less the histogram.
+  SparseStats stats;
+  std::string stopped_by;  // "" when proven (or with --n), else kStoppedByMaxN or kStoppedByMaxSeconds
   // The canonical code of a simpler or earlier game with the same sequence ("" if none); see
   // mark_equivalent_games.
   std::string equivalent_to;
   // 16 hex digits identifying the sequence: of the values up to the end of the first period when
   // the period is proven (so equal games agree whatever n each needed), else of all n values.
   std::string sequence_hash;
-  double seconds = 0;  // wall time of this game's computation
+  double seconds = 0;  // wall time of this game's computation, in the sitting that finished it
+  // Values the game's run file held when this sitting continued it (0: computed from the start).
+  // Not a column of the CSV: a row is the same however many sittings it took.
+  std::uint64_t resumed_from = 0;
 
   friend bool operator==(const SweepRow&, const SweepRow&) = default;
 };
 
-// Computes one game as the settings say and returns its row.
+// Computes one game as the settings say and returns its row. With settings.runs, the game's run
+// file is continued if it exists (it must hold this game) and saved as the game goes.
 SweepRow sweep_game(const std::string& game, const SweepSettings& settings);
 
+// Whether the engine's game costs about n^2 to go on with: from 2^16 values on, it runs the sweep
+// kernel, or more than 1/256 of its positions are rare and rare positions still come in the second
+// half of its values (each heap is paired with every rare position). The time cap
+// SweepSettings::max_seconds applies to such games only; sparse games run to the cap of values.
+bool costs_about_n_squared(const Engine& engine);
+
+// The run file of game in settings.runs.
+std::string game_run_path(const std::string& runs, const std::string& game);
+
 // True when a row could have come from these settings (used to refuse resuming a table that was
-// made with another --n or cap).
+// made with another --n or --max-n).
 bool row_fits_settings(const SweepRow& row, const SweepSettings& settings);
 
 // The canonical code of game when the game is not written canonically (0.70 -> 0.7), else "".
@@ -97,7 +121,7 @@ std::string to_csv_line(const SweepRow& row);  // without the newline
 SweepRow parse_csv_line(std::string_view line);
 
 // The row as sg_sweep --json prints it: the CSV's columns, with the period and the rare-value
-// statistics as the same objects as run_octal's (docs/JSON.md).
+// statistics as the same objects as run_octal's (docs/JSON.md), and resumed_from when not 0.
 Json sweep_row_json(const SweepRow& row);
 
 // A Markdown table of the rows, columns padded so that it also reads well as plain text.

@@ -110,10 +110,11 @@ void ProgressLog::write(const Progress& progress, const char* event) {
   std::error_code error;
   const std::uintmax_t file_bytes = std::filesystem::file_size(file_, error);
   const std::string file_size = error ? std::string("none yet") : bytes_text(file_bytes);
-  std::fprintf(stderr, "%s: %s n %llu/%llu (%.1f%%)  %.3g values/s  left %s  resident %s  file %s%s\n", tool_,
+  std::fprintf(stderr, "%s: %s n %llu/%llu (%.1f%%)  %.3g values/s  left %s  resident %s  file %s%s%s%s\n", tool_,
                utc_now_text().c_str(), static_cast<unsigned long long>(progress.n), static_cast<unsigned long long>(progress.target), percent,
                pace.rate, pace.rate > 0 ? duration_text(pace.remaining).c_str() : "unknown",
-               bytes_text(resident_memory_bytes()).c_str(), file_size.c_str(), event);
+               bytes_text(resident_memory_bytes()).c_str(), file_size.c_str(), note_.empty() ? "" : "  ",
+               note_.c_str(), event);
   std::fflush(stderr);
 }
 

@@ -50,6 +50,8 @@ class ProgressLog {
   void update(const Progress& progress);
   // A line after a checkpoint: progress as of it, " checkpoint" added.
   void checkpoint(const Progress& progress);
+  // A note added to every line from now on ("" for none), e.g. what the run waits for.
+  void set_note(std::string note) { note_ = std::move(note); }
 
  private:
   void write(const Progress& progress, const char* event);
@@ -58,6 +60,7 @@ class ProgressLog {
   bool enabled_;
   double every_seconds_;
   std::string file_;
+  std::string note_;
   std::uint64_t first_n_;
   std::chrono::steady_clock::time_point start_, last_;
 };

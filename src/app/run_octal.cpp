@@ -461,30 +461,24 @@ struct Outcome {
   PeriodResult period;      // of the values computed, when not stopped
 };
 
-// Computes to n; without --n, on until the period is proven or max_n is reached (next_proof_target),
-// the status line saying what it waits for. analyze: the period analysis of the values so far
-// (target: the n worked towards, for a checkpoint it may write).
-Outcome compute(Engine& engine, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                const std::function<PeriodResult(std::uint64_t target)>& analyze, const ProgressCallback& progress,
-                cli::StatusLine& status) {
-  // False when the callback stopped the engine first.
-  auto compute_to = [&](std::uint64_t target) {
-    return engine.compute_to(target, progress) || engine.values().size() >= target;
-  };
+// Computes to n; without --n, on until the period is proven or max_n is reached
+// (Engine::compute_until_proven), the status line saying what it waits for. analyze_released: the
+// period analysis of a run whose middle was released (target: the n worked towards, for the
+// checkpoint that puts every value in the file first).
+Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
+                std::uint64_t analysis_window, const std::function<PeriodResult(std::uint64_t target)>& analyze_released,
+                const ProgressCallback& progress) {
   Outcome outcome;
-  outcome.target = n;
-  outcome.stopped = !compute_to(n);
+  outcome.target = n_given ? n : std::max(n, max_n);
+  outcome.stopped = !(n_given ? engine.compute_to(n, progress) || engine.values().size() >= n
+                              : engine.compute_until_proven(n, outcome.target, progress));
   if (outcome.stopped) return outcome;
-  outcome.period = analyze(outcome.target);
-  while (!n_given) {
-    const std::uint64_t next = next_proof_target(outcome.period, engine.values().size(), max_n);
-    if (next == 0) break;
-    status.set_note(proof_wait_text(outcome.period));
-    outcome.target = next;
-    outcome.stopped = !compute_to(next);
-    if (outcome.stopped) return outcome;
-    outcome.period = analyze(outcome.target);
-  }
+  if (engine.values().has_released())
+    outcome.period = analyze_released(outcome.target);
+  else if (!n_given)
+    outcome.period = engine.last_period();
+  else
+    outcome.period = analyze_period(engine.values(), rules, analysis_window);
   return outcome;
 }
 
@@ -659,6 +653,10 @@ int run(int argc, char** argv) {
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
+  // Under --memory the analysis window is bounded too (tuning.hpp says how).
+  engine_options.period_window =
+      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / tuning::kAnalysisMemoryShare)
+                       : kPeriodWindow;
   std::optional<Engine> engine_holder;
   try {
     engine_holder.emplace(rules, engine_options, std::move(stored.values), std::move(stored.sparse_state));
@@ -668,25 +666,25 @@ int run(int argc, char** argv) {
   Engine& engine = *engine_holder;
   engine.set_release_limit(saver.durable_n());
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
-  // Under --memory the analysis window is bounded too (tuning.hpp says how).
-  const std::uint64_t analysis_window =
-      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / tuning::kAnalysisMemoryShare)
-                       : kPeriodWindow;
   // With the middle released, the analysis reads those values back from the file, once a
   // checkpoint has put every value there; the values kept are read from memory.
   const ValueReader read_released = [&path](std::uint64_t from, std::uint64_t to, Value* out) {
     const std::vector<Value> values = read_run_values(path, from, to);
     std::copy(values.begin(), values.end(), out);
   };
-  auto analyze = [&](std::uint64_t target) {
-    if (!engine.values().has_released()) return analyze_period(engine.values(), rules, analysis_window);
+  auto analyze_released = [&](std::uint64_t target) {
     if (!saver.holds_every_value()) return engine.proven_period().value_or(PeriodResult{});
     saver.checkpoint(engine, target);
-    return analyze_period(engine.values(), read_released, rules, analysis_window);
+    return analyze_period(engine.values(), read_released, rules, engine_options.period_window);
   };
   cli::StatusLine status(!o.quiet);
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
+    // Until proven: once the engine has looked, what it waits for.
+    if (!o.n_given && engine.last_period().checked_n > 0) {
+      status.set_note(proof_wait_text(engine.last_period()));
+      log.set_note(proof_wait_text(engine.last_period()));
+    }
     status.update(p);
     if (signals.received()) return false;
     if (saver.keep_up(engine, p.target))
@@ -697,7 +695,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, n, o.n_given, max_n, analyze, progress, status);
+    outcome = compute(engine, rules, n, o.n_given, max_n, engine_options.period_window, analyze_released, progress);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);

@@ -3,12 +3,16 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "cli.hpp"
 #include "file_lock.hpp"
+#include "sgx/store.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
 #include "sweep_cluster.hpp"
@@ -20,13 +24,26 @@ namespace {
 using namespace sgx;
 
 constexpr const char* kTool = "sg_sweep";
-constexpr const char* kDefaultCap = "2^20";
+constexpr const char* kDefaultMaxN = "2^20";
 
-const char* kUsage = R"(Usage: sg_sweep --codes PATTERN|FILE [--n N | --until-proven [--cap N]] [options]
+const char* kUsage = R"(Usage: sg_sweep --codes PATTERN|FILE [--n N | --until-proven [--max-n N] [--max-seconds S]] [options]
 
 Computes every game of a batch and prints one table row per game: n, period, preperiod, saltus,
-proven (and the theorem), largest value (first at), rare mask, rare count, last rare position, a
-game of the batch it is equivalent to, and the seconds it took. With --out the rows go to a CSV
+proven (and the theorem), the values a proof needs, largest value (first at), rare mask, rare
+count, last rare position, what stopped an unproven game (max-n or max-seconds), a game of the
+batch it is equivalent to, and the seconds it took.
+
+Until proven (the default without --n), each game starts at 2^12 values and goes on until its
+period is proven or --max-n values are computed, looking for the period at twice the last size or
+at once at what the proof of a period seen needs. --max-seconds caps the processor time of a game
+(all its threads) in one sitting, but only of a game without a sparse space (it runs the sweep kernel, or more than
+1/256 of its positions are rare and they still come in the second half of its values): such games
+cost about n^2, while sparse games go on to --max-n.
+
+Long games: with --runs DIR each game keeps its run file DIR/GAME.h5 (run_octal's format), saved
+every --checkpoint-every seconds; a game whose file exists continues from it (stderr says from
+where, and --json gives resumed_from), so a killed sweep resumed with --resume loses little of a
+long game. A finished game's file holds its values for sg_period, run_octal --print and plots. With --out the rows go to a CSV
 file as games finish, so a killed sweep loses only the games in progress and --resume goes on.
 One sweep writes a table at a time: a second one on the same --out stops at once, naming the
 first (TABLE.csv.lock beside the table says who holds it).
@@ -40,6 +57,8 @@ game at a time and writes the rows, the other ranks compute. The table is the sa
 Examples:
   sg_sweep --codes '0.??' --n 4096                   all two-digit octal games, 4096 values each
   sg_sweep --codes '0.[0-3]?7' --out t.csv           until proven (or 2^20 values), rows in t.csv
+  sg_sweep --codes '0.???' --max-n 2^25 --max-seconds 60 --runs runs/ --out t.csv
+                                                     long games, each in its run file runs/GAME.h5
   sg_sweep --codes '0.???' --out t.csv --resume      go on with a sweep that was stopped
   sg_sweep --codes games.txt --n 1e5 --json          one JSON object per game
   mpirun -np 8 sg_sweep --codes '4.??' --out t.csv   across an MPI job
@@ -50,7 +69,10 @@ struct Options {
   std::string codes;
   std::string n_text;
   bool until_proven = false;
-  std::string cap_text = kDefaultCap;
+  std::string max_n_text = kDefaultMaxN;
+  std::string max_seconds_text;
+  std::string runs;
+  std::string checkpoint_every_text = "60";
   std::string out;
   bool resume = false;
   bool json = false;
@@ -58,18 +80,31 @@ struct Options {
   int threads = 0;
 };
 
-// How far games go: --n exactly, else until proven up to --cap (the default when --n is absent).
+// Seconds for option, 0 or more.
+double parse_seconds(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
+    throw cli::UsageError(option + " takes seconds such as 60 or 0.5, got '" + text + "'");
+  return seconds;
+}
+
+// How far games go: --n exactly, else until proven up to --max-n (the default when --n is absent).
 SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
   SweepSettings settings;
   settings.threads = o.threads;
+  settings.runs = o.runs;
+  settings.checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text);
   if (vm.count("n")) {
     if (o.until_proven) throw cli::UsageError("--n and --until-proven: choose one");
-    if (vm.count("cap")) throw cli::UsageError("--cap goes with --until-proven, not with --n");
+    for (const char* name : {"max-n", "max-seconds"})
+      if (vm.count(name)) throw cli::UsageError(std::string("--") + name + " goes with --until-proven, not with --n");
     settings.n = cli::parse_n("n", o.n_text);
     return settings;
   }
   settings.until_proven = true;
-  settings.cap = cli::parse_n("cap", o.cap_text);
+  settings.cap = cli::parse_n("max-n", o.max_n_text);
+  if (!o.max_seconds_text.empty()) settings.max_seconds = parse_seconds("--max-seconds", o.max_seconds_text);
   return settings;
 }
 
@@ -101,7 +136,7 @@ void open_table(std::optional<SweepTable>& table, const Options& o, const cli::S
   } catch (const SweepTableOtherGameError& e) {
     throw cli::UsageError(std::string(e.what()) + ": give the same --codes, or another --out");
   } catch (const SweepTableOtherSettingsError& e) {
-    throw cli::UsageError(std::string(e.what()) + ": resume with the --n (or --cap) it was made with");
+    throw cli::UsageError(std::string(e.what()) + ": resume with the --n (or --max-n) it was made with");
   }
 }
 
@@ -125,6 +160,9 @@ std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Clu
   SweepStatus status(!o.quiet, job.games.size());
   std::size_t done = job.games.size() - pending.size();
   cluster.run(job, pending, [&](std::size_t index, const SweepRow& row) {
+    if (row.resumed_from > 0 && !o.quiet)
+      std::cerr << kTool << ": " << row.game << " continued from " << game_run_path(o.runs, row.game) << " at n = "
+                << row.resumed_from << "\n";
     if (table)
       table->append(index, row);
     else
@@ -142,8 +180,12 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
   visible.add_options()
       ("codes", po::value(&o.codes), "the games: a pattern such as 0.?? or 4.[0-3]?, or a file with one game per line")
       ("n", po::value(&o.n_text), "compute exactly N values of every game: 4096, 1e6, 2^20")
-      ("until-proven", po::bool_switch(&o.until_proven), "start at 2^12 values and double while no period is proven (the default)")
-      ("cap", po::value(&o.cap_text), "with --until-proven: stop doubling here (default 2^20)")
+      ("until-proven", po::bool_switch(&o.until_proven), "from 2^12 values on until the period is proven (the default)")
+      ("max-n", po::value(&o.max_n_text), "until proven: at most this many values per game (default 2^20)")
+      ("max-seconds", po::value(&o.max_seconds_text),
+       "until proven: stop a game without a sparse space after SECONDS of processor time (default: no limit)")
+      ("runs", po::value(&o.runs), "directory of one run file per game (DIR/GAME.h5), continued when it exists")
+      ("checkpoint-every", po::value(&o.checkpoint_every_text), "with --runs: save each game's run file every SECONDS (default 60)")
       ("out", po::value(&o.out), "CSV file the rows are written to as games finish")
       ("resume", po::bool_switch(&o.resume), "continue the sweep in --out: finished games are kept, not redone")
       ("json", po::bool_switch(&o.json), "print one JSON object per game instead of the Markdown table")
@@ -155,6 +197,13 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out TABLE.csv: the sweep to continue");
   if (o.json && o.quiet) throw cli::UsageError("--json and --quiet: choose one");
+  if (!o.runs.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(o.runs, error);
+    if (error || !std::filesystem::is_directory(o.runs))
+      throw cli::UsageError("--runs " + o.runs + " is not a directory that can be made: give another");
+    check_can_write(game_run_path(o.runs, "check"));
+  }
 
   const cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
   const std::vector<SweepRow> rows = sweep(o, job, cluster);

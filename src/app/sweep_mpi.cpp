@@ -2,8 +2,8 @@
 //
 // Protocol, all on MPI_COMM_WORLD:
 //   1. rank 0 broadcasts the job (settings and games as text; empty text: nothing to do, exit);
-//   2. each worker sends kTagReady, then after each game kTagRow (the row as a CSV line) or
-//      kTagFailed (the error message);
+//   2. each worker sends kTagReady, then after each game kTagRow (the n its run file was
+//      continued from, a line break, and the row as a CSV line) or kTagFailed (the error message);
 //   3. rank 0 answers every message with kTagWork (the index of the next game) or kTagStop.
 // Only the main thread calls MPI (MPI_THREAD_FUNNELED); OpenMP threads stay inside a game.
 
@@ -56,11 +56,15 @@ void broadcast_text(std::string& text) {
   if (length > 0) MPI_Bcast(text.data(), count_of(text), MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
-// First line: the settings; then one game per line (games never hold a line break).
+// First line: the settings; second: the --runs directory (a path may hold spaces); then one game
+// per line (games and paths never hold a line break).
 std::string encode_job(const SweepJob& job) {
   std::ostringstream out;
+  out.precision(17);
   const SweepSettings& s = job.settings;
-  out << s.n << ' ' << s.until_proven << ' ' << s.start << ' ' << s.cap << ' ' << s.threads << '\n';
+  out << s.n << ' ' << s.until_proven << ' ' << s.start << ' ' << s.cap << ' ' << s.max_seconds << ' '
+      << s.checkpoint_every << ' ' << s.threads << '\n'
+      << s.runs << '\n';
   for (const std::string& game : job.games) out << game << '\n';
   return out.str();
 }
@@ -69,8 +73,9 @@ SweepJob decode_job(const std::string& text) {
   std::istringstream in(text);
   SweepJob job;
   SweepSettings& s = job.settings;
-  in >> s.n >> s.until_proven >> s.start >> s.cap >> s.threads;
+  in >> s.n >> s.until_proven >> s.start >> s.cap >> s.max_seconds >> s.checkpoint_every >> s.threads;
   in.ignore(1);
+  std::getline(in, s.runs);
   for (std::string game; std::getline(in, game);) job.games.push_back(game);
   return job;
 }
@@ -88,6 +93,16 @@ MPI_Status wait_for_message() {
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(20000));
   }
+}
+
+// A row and the n its run file was continued from, which the CSV line does not hold.
+std::string encode_row(const SweepRow& row) { return std::to_string(row.resumed_from) + "\n" + to_csv_line(row); }
+
+SweepRow decode_row(const std::string& text) {
+  const std::size_t end = text.find('\n');
+  SweepRow row = parse_csv_line(std::string_view(text).substr(end + 1));
+  row.resumed_from = std::stoull(text.substr(0, end));
+  return row;
 }
 
 void send_index(std::uint64_t index, int to) { MPI_Send(&index, 1, MPI_UINT64_T, to, kTagWork, MPI_COMM_WORLD); }
@@ -124,7 +139,7 @@ void Cluster::run(const SweepJob& job, const std::vector<std::size_t>& pending, 
       what.append(": ").append(message);
       throw std::runtime_error(what);
     }
-    if (status.MPI_TAG == kTagRow) on_row(working_on[worker], parse_csv_line(message));
+    if (status.MPI_TAG == kTagRow) on_row(working_on[worker], decode_row(message));
     if (next < pending.size()) {
       working_on[worker] = pending[next++];
       send_index(working_on[worker], status.MPI_SOURCE);
@@ -152,7 +167,7 @@ int Cluster::serve() {
     std::uint64_t index = 0;
     MPI_Recv(&index, 1, MPI_UINT64_T, 0, kTagWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     try {
-      send_text(to_csv_line(sweep_game(job.games.at(index), job.settings)), 0, kTagRow);
+      send_text(encode_row(sweep_game(job.games.at(index), job.settings)), 0, kTagRow);
     } catch (const std::exception& e) {
       send_text(e.what(), 0, kTagFailed);  // rank 0 reports it and stops the job
     }
