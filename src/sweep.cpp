@@ -261,9 +261,10 @@ class GameRunFile {
     const RunStatus status = read_run_status(path);
     if (status.game != game)
       throw SweepInputError(path + " holds a run of " + status.game + ", not " + game +
-                            ": give another --runs directory, or delete the file");
+                            ": keep the runs of another sweep in a directory of their own, or delete the file");
     if (!status.holds_every_value())
-      throw SweepInputError(path + " holds a run computed with --memory, which a sweep cannot continue");
+      throw SweepInputError(path + " holds a run whose middle was released from memory (a bounded run), which a "
+                            "sweep cannot continue");
     stored_ = read_run_file(path);
     writer_.emplace(RunFileWriter::resume(path));
   }

@@ -225,6 +225,32 @@ INSTANTIATE_TEST_SUITE_P(Paths, EngineVectorPaths,
                            return ::testing::PrintToString(instance.param);
                          });
 
+// The values do not depend on the number of threads, however many more there are than cores
+// and however they split a block's groups. The games: Grundy's game and 0.6 (sparse, wide
+// values), Treblecross 0.007 (the sweep), 0.167 (very few rare positions), 0.127 (a rare mask
+// with the heap's parity) and the hexadecimal 0.b, whose three-heap splits cost n^2 a heap and
+// keep it short.
+TEST(EngineThreadCounts, ValuesIdenticalForEveryThreadCount) {
+  struct Case {
+    const char* code;
+    std::uint64_t n;
+  };
+  const bool small = under_sanitizer();
+  const Case cases[] = {{"4!.0", small ? 1u << 14 : 1u << 18}, {"0.6", small ? 1u << 14 : 1u << 18},
+                        {"0.007", small ? 1u << 13 : 1u << 17}, {"0.167", small ? 1u << 14 : 1u << 18},
+                        {"0.127", small ? 1u << 14 : 1u << 18}, {"0.b", small ? 1u << 9 : 1u << 11}};
+  for (const Case& c : cases) {
+    auto values_with = [&](int threads) {
+      Engine engine(parse_rules(c.code), EngineOptions{KernelKind::Auto, threads, false});
+      engine.compute_to(c.n);
+      return engine.values().to_vector();
+    };
+    const auto reference = values_with(1);
+    ASSERT_EQ(reference.size(), c.n);
+    for (int threads : {2, 3, 8, 16, 64}) EXPECT_EQ(values_with(threads), reference) << c.code << " threads " << threads;
+  }
+}
+
 TEST(EnginePublished, GrundysGameFirstValues) {
   const std::vector<Value> expected = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0};
   EXPECT_EQ(values_of("grundy", 21), expected);
