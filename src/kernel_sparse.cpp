@@ -207,7 +207,7 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
-      if (start >= 2 * probes_chosen_at_) choose_probe_parts(g);
+      if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_) choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       // This part runs on one thread while the others wait, so it does as little as it can:
@@ -268,7 +268,7 @@ class SparseKernel final : public Kernel {
       GroupMarks group;
       std::vector<Screened> screened;
       TaskTimer timer(timed);
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         timer.start();
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
@@ -489,9 +489,9 @@ class SparseKernel final : public Kernel {
   void review_screening() {
     if (screened_heaps_ < tuning::kScreenReviewHeaps) return;
     if (remarked_heaps_ * tuning::kScreenRemarkHigh > screened_heaps_)
-      screen_marked_ *= 2;
+      screen_marked_ *= tuning::kScreenMarkedStep;
     else if (remarked_heaps_ * tuning::kScreenRemarkLow < screened_heaps_)
-      screen_marked_ = std::max(tuning::kScreenMarkedLeast, screen_marked_ / 2);
+      screen_marked_ = std::max(tuning::kScreenMarkedLeast, screen_marked_ / tuning::kScreenMarkedStep);
     screened_heaps_ = remarked_heaps_ = 0;
   }
 
@@ -722,7 +722,7 @@ class SparseKernel final : public Kernel {
     if (lists_rare_ && is_rare(value, n, mask_)) {
       rare_.push_back(n);
       rare_values_.push_back(value);
-      if (rare_.size() >= std::max<std::uint64_t>(16, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
+      if (rare_.size() >= std::max(tuning::kMaskRechoiceLeast, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
         mask_stale_ = true;
     }
   }

@@ -40,6 +40,7 @@ inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
 // past 1000, climbs past 10000 by 2^18 and screens little.
 inline constexpr std::ptrdiff_t kScreenMarkedFirst = 384;
 inline constexpr std::ptrdiff_t kScreenMarkedLeast = 128;
+inline constexpr std::ptrdiff_t kScreenMarkedStep = 2;  // the doubling and halving above
 inline constexpr std::ptrdiff_t kScreenMinPairs = 64;
 inline constexpr std::uint64_t kScreenRemarkHigh = 8;
 inline constexpr std::uint64_t kScreenRemarkLow = 64;
@@ -62,6 +63,7 @@ inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 // game 1.02 -> 0.69 s, 0.6 1.30 -> 0.97 s; 64 x 4, 64 x 8 and 256 x 4 were slower, 128 x 8
 // and 96 x 6 no faster.
 inline constexpr std::uint64_t kProbeValues = 128;
+inline constexpr std::uint64_t kProbeRechoiceGrowth = 2;  // "each time n doubles"; not measured against others
 inline constexpr std::uint64_t kProbePositions = 6;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
@@ -75,8 +77,12 @@ inline constexpr std::uint64_t kSparseSearchChunks = 16;
 // batches of this many. The sparse kernel's scan also marks whole chunks of pairs while more than
 // this many values are missing. Not measured against other counts.
 inline constexpr int kSearchedValues = 16;
-// Re-choose the rare mask when the rare list has grown by this factor since the last choice.
+// Re-choose the rare mask when the rare list has grown by this factor since the last choice, and
+// not before it holds kMaskRechoiceLeast positions (the first few say little about the best mask;
+// a choice costs a transform of the histogram and, when the mask changes, a pass over the values).
+// Not measured against other values.
 inline constexpr std::uint64_t kMaskRechoiceGrowth = 2;
+inline constexpr std::uint64_t kMaskRechoiceLeast = 16;
 
 // A bounded run (--memory) keeps at least this many of the last values: more than an engine step
 // (kEngineStep) and a block, so that every value a step reads near n is held.
