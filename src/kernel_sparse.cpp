@@ -24,14 +24,10 @@
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel. In order, each heap then adds its pairs with a rare part inside the
 // block (few), takes the mex, and looks for any rare value still missing among the pairs the
-// parallel part could not see. That ordered part runs on one thread; meanwhile the others list
-// the next block's rare pairs with a partner below s, and once the block is decided, the next
-// block's pairs with a partner inside it, its screening and its scans are done in parallel too
-// (run(), widen_block).
+// parallel part could not see.
 
 #include <algorithm>
 #include <bit>
-#include <exception>
 #include <limits>
 #include <tuple>
 
@@ -55,12 +51,12 @@ static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
 
-// The rare positions rare_[first, last) whose pairs with the heaps of a group are screened rather
-// than marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
+// Rare positions [first, last) whose pairs with the heaps of a group are screened rather than
+// marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
 struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
-  std::size_t first, last;
+  RareIt first, last;
 };
 
 // One row of value marks per heap of a group, side by side.
@@ -203,247 +199,94 @@ class SparseKernel final : public Kernel {
     return "which was released to stay within the memory bound (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
-  // What the parallel part listed for one block [start, end): for each heap, the values of its
-  // pairs with a partner below listed_below (known); how far its scan listed every pair
-  // (scanned_to) and where its known set stops being exact (exact_below). Only the rare
-  // positions rare_[0, rare_listed) were paired, those below listed_below; the ordered part adds
-  // the rest. The parallel part reads the values below listed_below and the common values of
-  // bound and mask as they were when it started (patterns), never what the ordered part changes
-  // meanwhile.
-  struct BlockLists {
-    std::uint64_t start = 0, end = 0;
-    std::uint64_t listed_below = 0;
-    std::size_t rare_listed = 0;
-    std::uint64_t bound = 0;
-    ValueSet patterns[2];  // the common values below bound for even and odd heaps
-    std::vector<ValueSet> known;
-    std::vector<std::uint64_t> scanned_to;
-    std::vector<Value> exact_below;
-    std::vector<std::vector<Screened>> screened;  // per group: its rare pairs left to screen_group
-
-    std::uint64_t count() const { return end - start; }
-    const ValueSet& common_pattern(std::uint64_t n) const { return patterns[n & 1]; }
-  };
-
   // Computes heaps block by block until target, or until a value does not fit T (returned).
-  //
-  // A block's parallel part (list_group) needs only values below its listed_below, and its
-  // ordered part (decide_block) needs the block's lists and every value below the heap. So while
-  // one thread decides block B in order, the others list block B + 1 from the values below B's
-  // start. Once B is decided, B + 1's pairs with a partner inside B are added, in parallel again
-  // (widen_group), so that B + 1's ordered part has no more to do than without the overlap.
-  // Bounded runs do not overlap (their checks of what is held assume listed_below is the block's
-  // start).
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
-    if (g.size() >= target) return 0;
-    BlockLists* current = &block_lists_[0];
-    BlockLists* next = &block_lists_[1];
-    plan_block(*current, g.size(), target, g.size());
-    run_region(g, nullptr, current);
-    while (true) {
-      const bool more = current->end < target;
-      const bool overlap = more && !released_;
-      if (overlap) {
-        plan_block(*next, current->end, target, current->start);
-        // The ordered part appends to g and to the rare list while the parallel part reads them:
-        // neither may move.
-        if (g.capacity() < target) g.reserve(target);
-        rare_.reserve(rare_.size() + current->count());
-        rare_values_.reserve(rare_values_.size() + current->count());
-      }
-      const RareMask mask_before = mask_;
-      const Value wide = run_region(g, current, overlap ? next : nullptr);
-      if (wide != 0) return wide;
-      if (mask_stale_) choose_mask(g);
-      if (!more) return 0;
-      if (overlap && bound_ == next->bound && mask_ == mask_before) {
-        widen_block(g, *next);
-      } else {  // a wider bound or another mask changes which values are common: list afresh
-        plan_block(*next, current->end, target, current->end);
-        run_region(g, nullptr, next);
-      }
-      std::swap(current, next);
-    }
-  }
-
-  // Sets lists up for the block from start (at most kSparseBlock heaps, ending by target), to be
-  // listed from the values below listed_below with the rare positions and common values known now.
-  void plan_block(BlockLists& lists, std::uint64_t start, std::uint64_t target, std::uint64_t listed_below) {
-    lists.start = start;
-    lists.end = std::min(target, start + tuning::kSparseBlock);
-    lists.listed_below = listed_below;
-    lists.rare_listed = rare_.size();
-    lists.bound = bound_;
-    lists.patterns[0] = common_patterns_[0];
-    lists.patterns[1] = common_patterns_[1];
-  }
-
-  // One parallel region: the ordered part of the block ordered, as one task started first, and
-  // the parallel part of the block listed, its groups of heaps as tasks; either may be null.
-  // Returns what decide_block does (0, or a value too wide for T).
-  template <class T>
-  Value run_region(ValueVector<T>& g, const BlockLists* ordered, BlockLists* listed) {
-    std::uint64_t count = 0;
-    if (listed) {
-      if (listed->listed_below >= tuning::kProbeRechoiceGrowth * probes_chosen_at_) choose_probe_parts(g);
-      check_rare_partners_held(listed->listed_below, listed->end);
-      count = listed->count();
-      size_sets(listed->known, count, listed->bound);
-      listed->scanned_to.assign(count, 0);
-      listed->exact_below.assign(count, kExact);
-      listed->screened.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
-    }
-    if (ordered && can_decide_quickly(*ordered)) lay_out_near_rare<T>();
-    const bool parallel = listed && listed->rare_listed * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
-    const bool screening = sizeof(T) <= 2 && can_screen_pairs();
-    const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    RegionTicks tasks;
-    Value wide = 0;
-    std::exception_ptr failure;  // an exception may not leave the parallel region
-#pragma omp parallel if (parallel)
-    {
-      TaskTimer timer(timed);
-      if (ordered) {
-#pragma omp single nowait
-        {
-          timer.start();
-          try {
-            wide = decide_block(g, *ordered);
-          } catch (...) {
-            failure = std::current_exception();
-          }
-          timer.stop();
-        }
-      }
-      if (listed) {
-        ListScratch scratch(listed->bound);
-#pragma omp for schedule(dynamic, 1) nowait  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
-        for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
-          timer.start();
-          list_group(g, *listed, first, std::min(count, first + tuning::kSparseGroup), screening, scratch);
-          timer.stop();
-        }
-      }
-      if (timed) {
-#pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
-      }
-    }
-    if (timed) record_region(tasks, region_started, parallel);
-    if (failure) std::rethrow_exception(failure);
-    if (listed) review_screening();
-    return wide;
-  }
-
-  // The ordered part of a block: each heap in turn, from its lists and the values before it.
-  // It runs on one thread while the others list the next block, so it does as little as it can:
-  // each heap's few options that the parallel part could not see are only compared with its
-  // least common values not yet seen (decide_quickly); the rest of the work, every option in a
-  // set, is left to the heaps where that does not settle the value.
-  template <class T>
-  Value decide_block(ValueVector<T>& g, const BlockLists& lists) {
     const Value type_max = std::numeric_limits<T>::max();
-    const bool quick = can_decide_quickly(lists);
-    for (std::uint64_t n = lists.start; n < lists.end; ++n) {
-      const std::uint64_t i = n - lists.start;
-      Value value = 0;
-      if (!quick || !decide_quickly(g, n, lists, value)) {
-        if (seen_.word_count() != common_pattern(n).word_count()) seen_.reset(bound_);  // the values grew wider
-        if (!option_marks_.holds(bound_)) option_marks_.reset(bound_);
-        if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
-        seen_.assign(lists.known[i]);
-        if (moves_.split_three().empty()) {
-          moves_.mark_simple_options(g, n, seen_);
-        } else {  // three-heap splits have many options: marked, then folded
-          moves_.mark_simple_options(g, n, option_marks_);
-          option_marks_.move_into(seen_);
+    while (g.size() < target) {
+      const std::uint64_t start = g.size();
+      const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
+      const std::size_t rare_before_block = rare_.size();
+      if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_) choose_probe_parts(g);
+      check_rare_partners_held(start, end);
+      enumerate_known_pairs(g, start, end);
+      // This part runs on one thread while the others wait, so it does as little as it can:
+      // each heap's few options that the parallel part could not see are only compared with its
+      // least common values not yet seen (decide_quickly); the rest of the work, every option in
+      // a set, is left to the heaps where that does not settle the value.
+      ValueSet seen(bound_);
+      ValueMarks marks(bound_);
+      const bool quick = can_decide_quickly(start);
+      if (quick) lay_out_near_rare<T>();
+      for (std::uint64_t n = start; n < end; ++n) {
+        Value value = 0;
+        if (!quick || !decide_quickly(g, n, start, rare_before_block, value)) {
+          if (!marks.holds(bound_)) {  // the values grew a bit wider during the block
+            seen.reset(bound_);
+            marks.reset(bound_);
+          }
+          if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
+          seen.assign(known_[n - start]);
+          if (moves_.split_three().empty()) {
+            moves_.mark_simple_options(g, n, seen);
+          } else {  // three-heap splits have many options: marked, then folded
+            moves_.mark_simple_options(g, n, marks);
+            marks.move_into(seen);
+          }
+          enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
+          value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
         }
-        enumerate_pairs_inside_block(g, n, lists.listed_below, lists.rare_listed, seen_);
-        value = decide(g, n, lists, seen_);
+        if (value > type_max) return value;
+        g.push_back(static_cast<T>(value));
+        record(n, value);
       }
-      if (value > type_max) return value;
-      g.push_back(static_cast<T>(value));
-      record(n, value);
+      if (mask_stale_) choose_mask(g);
     }
     return 0;
   }
 
-  // A thread's scratch space for list_group and widen_group.
-  struct ListScratch {
-    explicit ListScratch(std::uint64_t bound) : marks(bound), missing(bound) {}
-    ValueMarks marks;
-    ValueSet missing;
-    GroupMarks group;
-  };
-
-  // The parallel part for the heaps start + i of a block, i in [first, last): the values of their
-  // pairs with a partner below listed_below: (r, m - r) with r rare, the probe pairs, then, once
-  // listed_below is the block's start (else widen_group does it), finish_group.
+  // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
+  // with r rare, the probe pairs, then (a, m - a) for a = 1, 2, ... until every rare value below
+  // the least common value not listed is present. scanned_to_ says up to which a every pair was
+  // listed.
   template <class T>
-  void list_group(const ValueVector<T>& g, BlockLists& lists, std::uint64_t first, std::uint64_t last, bool screening,
-                  ListScratch& scratch) {
-    std::vector<Screened>& screened = lists.screened[first / tuning::kSparseGroup];
-    screened.clear();
-    scratch.group.prepare(last - first, lists.bound);
-    mark_rare_pairs_of_group(g, lists, 0, lists.listed_below, first, last, scratch.group,
-                             screening ? &screened : nullptr);
-    mark_probe_pairs_of_group(g, lists.start, lists.listed_below, first, last, scratch.group);
-    for (std::uint64_t i = first; i < last; ++i) {
-      lists.known[i].clear();
-      scratch.group.move_row_into(i - first, lists.known[i]);
-    }
-    if (lists.listed_below == lists.start) finish_group(g, lists, first, last, scratch);
-  }
-
-  // The rest of the parallel part, once every rare pair with a partner below the block's start
-  // has been marked or left to screening: the screening (its candidates are the least common
-  // values not seen, so it runs once the near pairs are in), then the scan.
-  template <class T>
-  void finish_group(const ValueVector<T>& g, BlockLists& lists, std::uint64_t first, std::uint64_t last,
-                    ListScratch& scratch) {
-    const std::vector<Screened>& screened = lists.screened[first / tuning::kSparseGroup];
-    if constexpr (sizeof(T) <= 2)
-      if (!screened.empty()) screen_group(g, lists, first, last, screened, scratch.group);
-    scan_group(g, lists, first, last, scratch);
-  }
-
-  // The scan of the heaps start + i, i in [first, last): pairs (a, m - a) for a = 1, 2, ... with
-  // a partner below the block's start, until every rare value below the least common value not
-  // listed is present. scanned_to says up to which a every pair was listed.
-  template <class T>
-  void scan_group(const ValueVector<T>& g, BlockLists& lists, std::uint64_t first, std::uint64_t last,
-                  ListScratch& scratch) const {
-    for (std::uint64_t i = first; i < last; ++i) {
-      const ValueSet& common = lists.common_pattern(lists.start + i);
-      const Value c = lists.known[i].first_missing_of(common, static_cast<Value>(lists.bound));
-      if (scratch.missing.assign_missing_below(lists.known[i], common, c) > 0)
-        lists.scanned_to[i] = collect_missing(g, lists.start + i, 1, 0, lists.start, lists.bound, scratch.marks,
-                                              scratch.missing, lists.known[i])
-                                  .listed_to;
-    }
-  }
-
-  // Finishes lists listed from the values below listed_below while the block before it was
-  // decided: their rare pairs with a partner from listed_below to the block's start, those of the
-  // rare positions found meanwhile, then the scan. Afterwards the lists are as if listed from the
-  // values below the block's start.
-  template <class T>
-  void widen_block(const ValueVector<T>& g, BlockLists& lists) {
-    const std::uint64_t count = lists.count();
-    const bool parallel = rare_.size() * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
+  void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
+    const std::uint64_t count = end - start;
+    size_sets(known_, count, bound_);
+    scanned_to_.assign(count, 0);
+    const auto& splits = moves_.split_two();
+    exact_below_.assign(count, kExact);
+    const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
+    const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
     const Ticks region_started = timed ? read_ticks() : 0;
     RegionTicks tasks;
 #pragma omp parallel if (parallel)
     {
+      ValueMarks marks(bound_);
+      ValueSet missing(bound_);
+      GroupMarks group;
+      std::vector<Screened> screened;
       TaskTimer timer(timed);
-      ListScratch scratch(lists.bound);
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         timer.start();
-        widen_group(g, lists, first, std::min(count, first + tuning::kSparseGroup), scratch);
+        const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
+        screened.clear();
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
+        mark_probe_pairs_of_group(g, start, first, last, group);
+        for (std::uint64_t i = first; i < last; ++i) {
+          known_[i].clear();
+          group.move_row_into(i - first, known_[i]);
+        }
+        if constexpr (sizeof(T) <= 2)
+          if (!screened.empty()) screen_group(g, start, first, last, screened, group);
+        for (std::uint64_t i = first; i < last; ++i) {
+          const ValueSet& common = common_pattern(start + i);
+          const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
+          if (missing.assign_missing_below(known_[i], common, c) > 0)
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
+        }
         timer.stop();
       }
       if (timed) {
@@ -452,44 +295,16 @@ class SparseKernel final : public Kernel {
       }
     }
     if (timed) record_region(tasks, region_started, parallel);
-    lists.listed_below = lists.start;
-    lists.rare_listed = rare_.size();
+    review_screening();
   }
 
-  template <class T>
-  void widen_group(const ValueVector<T>& g, BlockLists& lists, std::uint64_t first, std::uint64_t last,
-                   ListScratch& scratch) {
-    const std::uint64_t from = lists.listed_below, below = lists.start;
-    scratch.group.prepare(last - first, lists.bound);
-    mark_rare_pairs_of_group(g, lists, from, below, first, last, scratch.group, nullptr);
-    const RareIt listed_end = rare_.cbegin() + static_cast<std::ptrdiff_t>(lists.rare_listed);
-    for (std::uint64_t i = first; i < last; ++i) {
-      const std::uint64_t n = lists.start + i;
-      auto marks = scratch.group.row(i - first);
-      for (const SplitMove& move : moves_.split_two())  // the rare positions found meanwhile
-        if (move.take + 2 <= n) {
-          const std::uint64_t m = n - move.take;
-          mark_pairs(g, move, m, listed_end, std::lower_bound(listed_end, rare_.cend(), m), marks);
-        }
-      scratch.group.move_row_into(i - first, lists.known[i]);
-    }
-    finish_group(g, lists, first, last, scratch);
-  }
-
-  // Marks G(r) ^ G(m - r) for the rare r before rare_end whose partner m - r lies in [floor,
-  // start).
+  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
   template <class T, class Marks>
-  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t floor,
-                       std::uint64_t start, RareIt rare_end, Marks& marks) const {
-    // floor <= m - r < start  <=>  m - start < r <= m - floor; parts are non-empty, so r >= 1 and r < m.
-    const auto first = std::upper_bound(rare_.begin(), rare_end, m >= start ? m - start : 0);
-    mark_pairs(g, move, m, first, below_part(first, rare_end, m, floor), marks);
-  }
-
-  // The end of the rare positions from first on that pair with m, partner at floor or above.
-  static RareIt below_part(RareIt first, RareIt last, std::uint64_t m, std::uint64_t floor) {
-    const RareIt below_m = std::lower_bound(first, last, m);
-    return floor == 0 ? below_m : std::min(below_m, std::upper_bound(first, last, m >= floor ? m - floor : 0));
+  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
+                       Marks& marks) const {
+    // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
+    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
+    mark_pairs(g, move, m, first, std::lower_bound(first, rare_.end(), m), marks);
   }
 
   // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m.
@@ -510,8 +325,8 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Marks, for the heaps lists.start + i with i in [first, last) (at most kSparseGroup), the values
-  // of their rare pairs with partner below lists.listed_below into one row of marks per heap. A rare r that pairs
+  // Marks, for the heaps start + i with i in [first, last) (at most kSparseGroup), the values of
+  // their rare pairs with partner below start into one row of marks per heap. A rare r that pairs
   // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
   // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
   // the edges are paired heap by heap.
@@ -519,32 +334,29 @@ class SparseKernel final : public Kernel {
   // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
   // are left to screen_group, listed in screened.
   template <class T>
-  void mark_rare_pairs_of_group(const ValueVector<T>& g, const BlockLists& lists, std::uint64_t floor,
-                                std::uint64_t start, std::uint64_t first, std::uint64_t last, GroupMarks& group,
-                                std::vector<Screened>* screened) const {
+  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+                                std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
-    const RareIt rare_end = rare_.begin() + static_cast<std::ptrdiff_t>(lists.rare_listed);
+    group.prepare(heaps, bound_);
     for (const SplitMove& move : moves_.split_two()) {
-      const std::uint64_t n_lo = lists.start + first;
+      const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
           auto marks = group.row(j);
-          mark_rare_pairs(g, move, n_lo + j - move.take, floor, start, rare_end, marks);
+          mark_rare_pairs(g, move, n_lo + j - move.take, start, marks);
         }
         continue;
       }
       const std::uint64_t m_lo = n_lo - move.take;
       const std::uint64_t m_hi = m_lo + heaps - 1;
-      // r pairs with every heap: partner below start for the largest m, and r below the smallest
-      // with its partner at floor or above.
-      const auto every_first = std::upper_bound(rare_.begin(), rare_end, m_hi >= start ? m_hi - start : 0);
-      const auto every_last = std::max(every_first, below_part(rare_.begin(), rare_end, m_lo, floor));
+      // r pairs with every heap: partner below start for the largest m, and r below the smallest.
+      const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
+      const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
-        screened->push_back(Screened{&move, m_lo, static_cast<std::size_t>(marked_last - rare_.begin()),
-                                     static_cast<std::size_t>(every_last - rare_.begin())});
+        screened->push_back(Screened{&move, m_lo, marked_last, every_last});
       }
       for (RareIt r = every_first; r != marked_last; ++r) {
         const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
@@ -564,7 +376,7 @@ class SparseKernel final : public Kernel {
         auto marks = group.row(j);
         mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
                    every_first, marks);
-        mark_pairs(g, move, m, every_last, below_part(every_last, rare_end, m, floor), marks);
+        mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
       }
     }
   }
@@ -578,12 +390,12 @@ class SparseKernel final : public Kernel {
   // probe parts being the first places of values, their partners lie near n, well inside the
   // tail (at least kBoundedMinTail values).
   template <class T>
-  void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t block_start, std::uint64_t start,
-                                 std::uint64_t first, std::uint64_t last, GroupMarks& group) const {
+  void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+                                 std::uint64_t last, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
     for (const SplitMove& move : moves_.split_two()) {
-      if (move.take + 2 > block_start + first) continue;
-      const std::uint64_t m_lo = block_start + first - move.take, m_hi = m_lo + heaps - 1;
+      if (move.take + 2 > start + first) continue;
+      const std::uint64_t m_lo = start + first - move.take, m_hi = m_lo + heaps - 1;
       if (m_lo < tail_start_) continue;
       // Partner m - a below start for the largest m; a first part of the smallest m, its partner
       // m_lo - a (the least of the group) held.
@@ -601,10 +413,8 @@ class SparseKernel final : public Kernel {
     probes_chosen_at_ = 0;
   }
 
-  // Picks the probe parts: the first kProbePositions positions a > kProbeFrom of each of the
-  // kProbeValues most frequent values so far (in the prefix, while values are released). Smaller
-  // a would pair the heaps of a block listed while the block before it is decided with a partner
-  // not known yet.
+  // Picks the probe parts: the first kProbePositions positions a >= 1 of each of the
+  // kProbeValues most frequent values so far (in the prefix, while values are released).
   template <class T>
   void choose_probe_parts(const ValueVector<T>& g) {
     probe_parts_.clear();
@@ -619,8 +429,7 @@ class SparseKernel final : public Kernel {
     for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = tuning::kProbePositions;
     std::uint64_t left = chosen * tuning::kProbePositions;
     const std::uint64_t held_end = std::min<std::uint64_t>(g.size(), prefix_end_);
-    constexpr std::uint64_t kProbeFrom = 2 * tuning::kSparseBlock;  // a block's start, less a block
-    for (std::uint64_t a = kProbeFrom + 1; a < held_end && left > 0; ++a)
+    for (std::uint64_t a = 1; a < held_end && left > 0; ++a)
       if (wanted[g[a]] > 0) {
         --wanted[g[a]];
         --left;
@@ -634,41 +443,40 @@ class SparseKernel final : public Kernel {
   // after all (its least unseen common value lies past them); exact_below_ says where each set
   // stops being exact.
   template <class T>
-  void screen_group(const ValueVector<T>& g, BlockLists& lists, std::uint64_t first, std::uint64_t last,
+  void screen_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first, std::uint64_t last,
                     const std::vector<Screened>& screened, GroupMarks& group) {
-    const std::uint64_t start = lists.start;
-    const auto bound = static_cast<Value>(lists.bound);
     const std::uint64_t heaps = last - first;
     ScreenCandidates<T> candidates;
     for (std::uint64_t j = 0; j < heaps; ++j) {
       int listed = 0;
-      const ValueSet& common = lists.common_pattern(start + first + j);
-      lists.known[first + j].for_each_missing_of(common, bound, [&](Value v) {
+      const ValueSet& common = common_pattern(start + first + j);
+      known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
         candidates.values[listed++][j] = static_cast<T>(v);
         return listed < kScreenSlots;
       });
-      if (listed == kScreenSlots) lists.exact_below[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
+      if (listed == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
       for (int k = std::max(listed, 1); k < kScreenSlots; ++k) candidates.values[k][j] = candidates.values[0][j];
       if (listed == 0) candidates.values[0][j] = 0;  // nothing to look for: any slot value will do
     }
     std::uint64_t hits[kScreenSlots] = {};
     std::uint64_t remarked = 0;
     for (const Screened& range : screened)
-      screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
-                        range.last - range.first, range.move->unequal, heaps, candidates, hits);
+      screen_rare_pairs(g.data(), range.m_lo, &*range.first, rare_values_.data() + (range.first - rare_.begin()),
+                        static_cast<std::uint64_t>(range.last - range.first), range.move->unequal, heaps,
+                        candidates, hits);
     for (std::uint64_t j = 0; j < heaps; ++j) {
-      ValueSet& known = lists.known[first + j];
+      ValueSet& known = known_[first + j];
       for (int k = 0; k < kScreenSlots; ++k)
         if ((hits[k] >> j) & 1) known.insert(candidates.values[k][j]);
-      if (lists.exact_below[first + j] == kExact ||
-          known.first_missing_of(lists.common_pattern(start + first + j), bound) < lists.exact_below[first + j])
+      if (exact_below_[first + j] == kExact ||
+          known.first_missing_of(common_pattern(start + first + j), static_cast<Value>(bound_)) <
+              exact_below_[first + j])
         continue;
       auto marks = group.row(j);
       for (const Screened& range : screened)
-        mark_pairs(g, *range.move, range.m_lo + j, rare_.cbegin() + static_cast<std::ptrdiff_t>(range.first),
-                   rare_.cbegin() + static_cast<std::ptrdiff_t>(range.last), marks);
+        mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
       group.move_row_into(j, known);
-      lists.exact_below[first + j] = kExact;
+      exact_below_[first + j] = kExact;
       ++remarked;
     }
 #pragma omp atomic
@@ -700,8 +508,8 @@ class SparseKernel final : public Kernel {
   };
   template <class T>
   Collected collect_missing(const ValueVector<T>& g, std::uint64_t n, std::uint64_t first,
-                            std::uint64_t partner_floor, std::uint64_t partner_limit, std::uint64_t bound,
-                            ValueMarks& marks, ValueSet& missing, ValueSet& found) const {
+                            std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks,
+                            ValueSet& missing, ValueSet& found) const {
     const auto& splits = moves_.split_two();
     if (splits.empty() || splits.front().take + 2 > n) return {first - 1};
     // The first split takes the fewest tokens, so it has the most pairs.
@@ -726,7 +534,7 @@ class SparseKernel final : public Kernel {
     };
     std::uint64_t left = missing.remove_all(found);
     // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
-    const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, bound);
+    const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, bound_);
     std::uint64_t a = first;
     while (left > kSearchedValues && a <= largest_a) {
       const std::uint64_t last = a + chunk - 1;
@@ -780,27 +588,24 @@ class SparseKernel final : public Kernel {
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too. Pairs that can still show one present: those with the partner
-  // at or past listed_below, and those past scanned_to.
+  // inside the block, and those past scanned_to.
   // Common values from exact_below on may have been seen without being listed (screen_group): if
-  // the least unseen one lies there, the rare pairs with partner below listed_below are listed again.
+  // the least unseen one lies there, the rare pairs with partner below start are listed again.
   template <class T>
-  Value decide(const ValueVector<T>& g, std::uint64_t n, const BlockLists& lists, ValueSet& seen) {
-    const std::uint64_t i = n - lists.start;
-    const std::uint64_t start = lists.listed_below;
+  Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
+               std::uint64_t scanned_to, Value exact_below) {
     const ValueSet& common = common_pattern(n);
     Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
-    if (c >= lists.exact_below[i]) {
-      const RareIt rare_end = rare_.begin() + static_cast<std::ptrdiff_t>(lists.rare_listed);
+    if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
-        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 0, start, rare_end, decide_marks_);
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, decide_marks_);
       decide_marks_.move_into(seen);
       c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
     if (missing_.assign_missing_below(seen, common, c) == 0) return c;
-    collect_missing(g, n, 1, start, n, bound_, decide_marks_, missing_, seen);
+    collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
     if (missing_.first_present(c) < c) {
-      const Collected scan =
-          collect_missing(g, n, lists.scanned_to[i] + 1, 0, n, bound_, decide_marks_, missing_, seen);
+      const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
       if (scan.cut_short)
         throw MemoryReachError(n, scan.reach_a + 1,
                                "heap " + std::to_string(n) + " must look for the rare value " +
@@ -810,26 +615,23 @@ class SparseKernel final : public Kernel {
     return missing_.first_present(c);
   }
 
-  // The ordered part pairs a heap with the partners from its block's start on.
-  static constexpr std::uint64_t kNearWidth = tuning::kSparseBlock;
-
-  // Whether decide_quickly may be used for a block: moves few enough to compare one by one, and
-  // heaps large enough that the near rare positions (r <= kNearWidth) pair with every heap,
-  // r < m / 2.
-  bool can_decide_quickly(const BlockLists& lists) const {
+  // Whether decide_quickly may be used for the block from start: moves few enough to compare
+  // one by one, and heaps large enough that the near rare positions (r <= kSparseBlock) pair
+  // with every heap, r < m / 2.
+  bool can_decide_quickly(std::uint64_t start) const {
     if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
         moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
       return false;
-    return lists.start > 2 * kNearWidth + moves_.split_two().back().take + 1;
+    return start > 2 * tuning::kSparseBlock + moves_.split_two().back().take + 1;
   }
 
-  // The rare positions r <= W (W = kNearWidth) laid out in reverse: lane j holds G(r) for
+  // The rare positions r <= W (W = kSparseBlock) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
   // the lanes against its partners m - W + j read forwards (find_xor_values).
   template <class T>
   struct NearRare {
-    std::vector<T> parts = std::vector<T>(kNearWidth);
-    std::vector<T> holes = std::vector<T>(kNearWidth);
+    std::vector<T> parts = std::vector<T>(tuning::kSparseBlock);
+    std::vector<T> holes = std::vector<T>(tuning::kSparseBlock);
   };
   template <class T>
   NearRare<T>& near_rare() {
@@ -840,7 +642,7 @@ class SparseKernel final : public Kernel {
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    constexpr std::uint64_t kWidth = kNearWidth;
+    constexpr std::uint64_t kWidth = tuning::kSparseBlock;
     for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kWidth; ++k)
       if (rare_[k] > 0) {
         near.parts[kWidth - rare_[k]] = static_cast<T>(rare_values_[k]);
@@ -854,12 +656,12 @@ class SparseKernel final : public Kernel {
   // gives is G(n) if every rare value below it is known present. Returns false, leaving the
   // heap to the full decision, when that does not settle it.
   template <class T>
-  bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, const BlockLists& lists, Value& value) {
-    const std::uint64_t start = lists.listed_below;
-    const ValueSet& known = lists.known[n - lists.start];
+  bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                      Value& value) {
+    const ValueSet& known = known_[n - start];
     if (known.word_count() != common_pattern(n).word_count()) return false;  // the values grew wider
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
-    const Value limit = std::min<Value>({lists.exact_below[n - lists.start], static_cast<Value>(bound_),
+    const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
                                          static_cast<Value>(std::numeric_limits<T>::max())});
     T candidates[tuning::kQuickCandidates];
     int count = 0;
@@ -879,12 +681,12 @@ class SparseKernel final : public Kernel {
         // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
         // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes = std::min(kNearWidth, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
-        const std::uint64_t first_lane = kNearWidth - lanes;
+        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t first_lane = tuning::kSparseBlock - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
       }
-      for (std::size_t k = lists.rare_listed; k < rare_.size(); ++k) {  // rare positions not listed
+      for (std::size_t k = rare_before_block; k < rare_.size(); ++k) {  // rare positions new in the block
         const std::uint64_t r = rare_[k];
         if (r < m && !(move.unequal && 2 * r == m)) note(static_cast<Value>(rare_values_[k] ^ g[m - r]));
       }
@@ -973,9 +775,9 @@ class SparseKernel final : public Kernel {
   ValueSet common_patterns_[2];        // the common values below bound_ for even and odd heaps
   ValueSet missing_;                   // decide()'s rare values not yet shown present
   ValueMarks decide_marks_;
-  BlockLists block_lists_[2];          // the block being decided and the next, listed meanwhile
-  ValueSet seen_;                      // decide_block's options of one heap
-  ValueMarks option_marks_;
+  std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
+  std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
+  std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
