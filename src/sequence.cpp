@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "tuning.hpp"
 
@@ -52,6 +54,51 @@ void free_value_block(void* block, std::size_t bytes) noexcept {
     munmap(block, bytes);
 }
 
+// Storage blocks pinned by PinnedValues. A pinned block that is freed is only marked so here, and
+// given back when its last pin goes: another thread is still reading it.
+class BlockPins {
+ public:
+  // Never destroyed: a Sequence of static duration may free its storage after it would be.
+  static BlockPins& instance() {
+    static BlockPins* const pins = new BlockPins;
+    return *pins;
+  }
+
+  void pin(const void* block) {
+    const std::lock_guard lock(mutex_);
+    ++pins_[block].count;
+  }
+
+  void unpin(const void* block) {
+    std::size_t freed_bytes = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      const auto pin = pins_.find(block);
+      if (--pin->second.count > 0) return;
+      freed_bytes = pin->second.freed_bytes;
+      pins_.erase(pin);
+    }
+    if (freed_bytes > 0) free_value_block(const_cast<void*>(block), freed_bytes);
+  }
+
+  // False when the block is pinned: it is then freed by its last unpin.
+  bool may_free_now(const void* block, std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    const auto pin = pins_.find(block);
+    if (pin == pins_.end()) return true;
+    pin->second.freed_bytes = bytes;
+    return false;
+  }
+
+ private:
+  struct Pin {
+    int count = 0;
+    std::size_t freed_bytes = 0;  // > 0 once the block's owner has freed it
+  };
+  std::mutex mutex_;
+  std::unordered_map<const void*, Pin> pins_;
+};
+
 }  // namespace
 
 template <class T>
@@ -62,7 +109,7 @@ T* PageAllocator<T>::allocate(std::size_t count) {
 
 template <class T>
 void PageAllocator<T>::deallocate(T* block, std::size_t count) noexcept {
-  free_value_block(block, count * sizeof(T));
+  if (BlockPins::instance().may_free_now(block, count * sizeof(T))) free_value_block(block, count * sizeof(T));
 }
 
 template struct PageAllocator<std::uint8_t>;
@@ -217,6 +264,15 @@ Sequence Sequence::from_vector(const std::vector<Value>& values) {
   s.reserve(values.size());
   for (Value v : values) s.push_back(v);
   return s;
+}
+
+PinnedValues::PinnedValues(const Sequence& values)
+    : view_(values), block_(view_.visit([](const auto& v) -> const void* { return v.data(); })) {
+  if (block_) BlockPins::instance().pin(block_);
+}
+
+PinnedValues::~PinnedValues() {
+  if (block_) BlockPins::instance().unpin(block_);
 }
 
 bool operator==(const Sequence& a, const Sequence& b) {

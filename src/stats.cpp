@@ -97,7 +97,7 @@ std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
   return count;
 }
 
-SparseStats compute_stats(const Sequence& values, SplitTakeParity splits) {
+SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
   SparseStats stats;
   std::vector<std::uint64_t> odd_histogram;
   values.visit([&](const auto& g) {

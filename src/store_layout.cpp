@@ -189,7 +189,7 @@ std::string sparse_state_problem(const SparseState& state, std::uint64_t n) {
   return "";
 }
 
-void check_run_to_write(const RunInfo& info, const Sequence& values) {
+void check_run_to_write(const RunInfo& info, const ValuesView& values) {
   if (values.has_released() && !info.sparse_state)
     throw StoreError("G(" + std::to_string(values.prefix_end()) + ".." + std::to_string(values.tail_start() - 1) +
                      ") was released to bound memory, and such a file needs the rare-value state to be resumed, "

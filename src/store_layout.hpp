@@ -75,7 +75,7 @@ OpenSegment open_segment(const std::string& path, const std::string& game, const
 std::string sparse_state_problem(const SparseState& state, std::uint64_t n);
 
 // Refuses, before anything is written, a run file that could not be resumed or read back.
-void check_run_to_write(const RunInfo& info, const Sequence& values);
+void check_run_to_write(const RunInfo& info, const ValuesView& values);
 
 // ---------------------------------------------------------------------------------------------
 // /provenance: a compound dataset, one row per stretch, its strings fixed-length (sized to the

@@ -40,7 +40,7 @@ namespace {
 // A run with a released middle (run_octal --memory) keeps G(0..P-1) and G(L..n-1): /values takes
 // the prefix and /tail the tail, each written from the storage where it lies (the middle's pages
 // are unmapped, and copying the kept values would need as much memory again).
-void write_values(hid_t file, const Sequence& values) {
+void write_values(hid_t file, const ValuesView& values) {
   values.visit([&](const auto& storage) {
     if (!values.has_released()) {
       write_dataset(file, "values", storage);
@@ -52,7 +52,7 @@ void write_values(hid_t file, const Sequence& values) {
 }
 
 // The root attributes of a run file; description says how /values maps onto G.
-void write_root_attributes(hid_t file, const RunInfo& info, const Sequence& values, int format_version,
+void write_root_attributes(hid_t file, const RunInfo& info, const ValuesView& values, int format_version,
                            const std::string& description) {
   static_assert(sizeof(int) == sizeof(std::int32_t));
   write_attribute<std::int32_t>(file, "format_version", format_version);
@@ -71,7 +71,7 @@ void write_root_attributes(hid_t file, const RunInfo& info, const Sequence& valu
 }
 
 // A whole file (format version 1, or 2 with a released middle): the values are in it.
-void write_root(hid_t file, const RunInfo& info, const Sequence& values, int format_version) {
+void write_root(hid_t file, const RunInfo& info, const ValuesView& values, int format_version) {
   write_root_attributes(file, info, values, format_version,
                         values.has_released()
                             ? "values[n] = G(n) for n < prefix_n, tail[n - tail_start] = G(n) for n >= tail_start"
@@ -134,7 +134,7 @@ void write_period(hid_t file, const PeriodResult& period) {
 
 // The version a run file is stamped with: a version-1 reader must not take a file with a released
 // middle for a whole run.
-int format_version_for(const Sequence& values) {
+int format_version_for(const ValuesView& values) {
   return values.has_released() ? kReleasedFormatVersion : kWholeFormatVersion;
 }
 
@@ -148,7 +148,7 @@ int manifest_format_version(const RunInfo& info) {
 }
 
 // What a run file holds (the references must outlive the call that uses it).
-FileContents run_contents(const RunInfo& info, const Sequence& values, int format_version) {
+FileContents run_contents(const RunInfo& info, const ValuesView& values, int format_version) {
   return [&info, &values, format_version](hid_t file) {
     check_run_to_write(info, values);
     if (uses_position_mask(info))
@@ -166,12 +166,12 @@ FileContents run_contents(const RunInfo& info, const Sequence& values, int forma
 // Format version 3.
 
 // G(start..end-1) are all held in memory.
-bool holds_range(const Sequence& values, std::uint64_t start, std::uint64_t end) {
+bool holds_range(const ValuesView& values, std::uint64_t start, std::uint64_t end) {
   if (end > values.size()) return false;
   return !values.has_released() || end <= values.prefix_end() || start >= values.tail_start();
 }
 
-FileContents segment_contents(const Sequence& values, std::uint64_t start, std::uint64_t end, const std::string& game) {
+FileContents segment_contents(const ValuesView& values, std::uint64_t start, std::uint64_t end, const std::string& game) {
   return [&values, start, end, &game](hid_t file) {
     write_attribute<std::int32_t>(file, "format_version", kSegmentedFormatVersion);
     write_string_attribute(file, "kind", kSegmentKind);
@@ -189,7 +189,7 @@ FileContents segment_contents(const Sequence& values, std::uint64_t start, std::
 // segment covers (a segment file lost) read as the type's largest value, never a plausible 0.
 template <class Segments>
 void write_virtual_values(hid_t file, const std::string& manifest_path, const Segments& segments,
-                          const Sequence& values) {
+                          const ValuesView& values) {
   values.visit([&](const auto& storage) {
     using T = typename std::decay_t<decltype(storage)>::value_type;
     const std::string where = "/values";
@@ -214,7 +214,7 @@ void write_virtual_values(hid_t file, const std::string& manifest_path, const Se
 }
 
 template <class Segments>
-FileContents manifest_contents(const std::string& path, const RunInfo& info, const Sequence& values,
+FileContents manifest_contents(const std::string& path, const RunInfo& info, const ValuesView& values,
                                const Segments& segments) {
   return [&path, &info, &values, &segments](hid_t file) {
     check_run_to_write(info, values);
@@ -239,17 +239,18 @@ FileContents manifest_contents(const std::string& path, const RunInfo& info, con
 
 }  // namespace
 
-void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values) {
+void write_run_file(const std::string& path, const RunInfo& info, const ValuesView& values) {
   write_file(path, run_contents(info, values, format_version_for(values)));
 }
 
 void write_run_file(const std::string& path, const RunRecord& record) {
-  write_file(path, run_contents(record, record.values, format_version_for(record.values)));
+  write_run_file(path, record, record.values);
 }
 
 namespace detail {
 void write_run_file_as_version(const std::string& path, const RunRecord& record, int format_version) {
-  write_file(path, run_contents(record, record.values, format_version));
+  const ValuesView values = record.values;  // outlives the write, which refers to it
+  write_file(path, run_contents(record, values, format_version));
 }
 }  // namespace detail
 
@@ -304,7 +305,7 @@ void RunFileWriter::make_directory() const {
     throw StoreError("cannot create " + directory + ": a file of that name is in the way");
 }
 
-void RunFileWriter::write_segment(const Sequence& values, std::uint64_t start, std::uint64_t end) {
+void RunFileWriter::write_segment(const ValuesView& values, std::uint64_t start, std::uint64_t end) {
   if (!holds_range(values, start, end))
     throw StoreError("cannot write " + path_ + ": G(" + std::to_string(start) + ".." + std::to_string(end) +
                      "-1) is not on disk yet, and memory holds only " + values.kept_text());
@@ -316,7 +317,7 @@ void RunFileWriter::write_segment(const Sequence& values, std::uint64_t start, s
 
 // Every complete segment up to values.size(). One whose values are not all in memory any more (a
 // run resumed with --memory) stays in the pieces already on disk, completed by one more piece.
-void RunFileWriter::write_complete_segments(const Sequence& values) {
+void RunFileWriter::write_complete_segments(const ValuesView& values) {
   for (std::uint64_t end = segment_end(full_end_); end <= values.size(); end = segment_end(full_end_)) {
     if (holds_range(values, full_end_, end)) {
       std::erase_if(segments_, [&](const RunSegment& s) { return s.start >= full_end_; });
@@ -329,7 +330,13 @@ void RunFileWriter::write_complete_segments(const Sequence& values) {
   }
 }
 
-void RunFileWriter::save(const RunInfo& info, const Sequence& values) {
+bool RunFileWriter::has_complete_segment(std::uint64_t n) const { return segment_end(full_end_) <= n; }
+
+std::uint64_t RunFileWriter::first_value_read(const ValuesView& values) const {
+  return holds_range(values, full_end_, values.size()) ? full_end_ : durable_n_;
+}
+
+void RunFileWriter::save(const RunInfo& info, const ValuesView& values) {
   write_complete_segments(values);
   const std::uint64_t n = values.size();
   const bool pieces = !segments_.empty() && segments_.back().start > full_end_;

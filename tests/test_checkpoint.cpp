@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -534,8 +536,56 @@ TEST_F(CheckpointRefusalTest, FlippedBytesAreRefusedByBothToolsOrHarmless) {
   EXPECT_GE(refused, static_cast<int>(positions.size() / 4));
 }
 
+// Checkpoints are written by a writer thread while the engine goes on. A checkpoint's log line
+// (stderr is no terminal here) comes when it has been written: the engine has computed past the
+// values it saved by then, which the run before the writer thread never had.
+TEST_F(CheckpointTest, CheckpointsAreWrittenWhileTheEngineComputes) {
+  const fs::path file = path("run.h5");
+  std::vector<std::string> args = treblecross().args;
+  const auto interval = std::find(args.begin(), args.end(), "--checkpoint-every");
+  ASSERT_NE(interval, args.end());
+  *std::next(interval) = "0.01";
+  args.insert(args.end(), {"--progress-every", "0", "--out", file.string()});
+  Ending e = run("run_octal", args);
+  ASSERT_TRUE(e.exited && e.code == 0) << describe(e);
+  int checkpoints = 0, computed_on = 0;
+  std::istringstream lines(e.err);
+  for (std::string line; std::getline(lines, line);) {
+    unsigned long long n = 0, target = 0, saved = 0;
+    const std::size_t at_n = line.find(" n "), at_saved = line.find("checkpoint of ");
+    if (at_n == std::string::npos || at_saved == std::string::npos) continue;
+    ASSERT_EQ(std::sscanf(line.c_str() + at_n, " n %llu/%llu", &n, &target), 2) << line;
+    ASSERT_EQ(std::sscanf(line.c_str() + at_saved, "checkpoint of %llu values", &saved), 1) << line;
+    ++checkpoints;
+    EXPECT_LE(saved, n) << line;
+    if (n > saved) ++computed_on;
+  }
+  EXPECT_GE(checkpoints, 2) << e.err;
+  EXPECT_EQ(computed_on, checkpoints) << e.err;
+  RunRecord record = read_run_file(file.string());
+  EXPECT_TRUE(record.complete);
+  EXPECT_TRUE(record.values == treblecross().values);
+}
+
 // ----------------------------------------------------------------------------------------------
 // Disk trouble: a clear error, and the previous checkpoint survives.
+
+// A directory where the first segment file goes: the writer thread's failure ends the run with
+// the same one-line message as any failed write, and nothing is presented as saved.
+TEST_F(CheckpointTest, AWriterThreadErrorEndsTheRunWithAClearMessage) {
+  const fs::path file = path("run.h5");
+  const fs::path in_the_way = fs::path(segment_directory(file.string())) / "values-000000000000-000000065536.h5";
+  fs::create_directories(in_the_way / "inside");
+  Ending e = run("run_octal", {"0.007", "--n", "2^20", "--checkpoint-every", "0", "--quiet", "--out", file.string()});
+  ASSERT_TRUE(e.exited) << describe(e);
+  EXPECT_EQ(e.code, 1) << describe(e);
+  EXPECT_EQ(line_count(e.err), 1u) << e.err;
+  EXPECT_TRUE(contains(e.err, "cannot write " + file.string() + ": is a directory")) << e.err;
+  EXPECT_TRUE(contains(e.err, "no values were saved")) << e.err;
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_TRUE(fs::is_directory(in_the_way / "inside"));
+  EXPECT_EQ(leftover_temporaries(dir_), 0);
+}
 
 TEST_F(CheckpointTest, AnUnwritableDirectoryFailsAtOnce) {
   write_bytes(path("plain"), "x");

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <numeric>
 #include <random>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -120,6 +123,58 @@ TEST(SequenceStorage, ResizeAndTruncate) {
   EXPECT_EQ(s.bytes_per_value(), 2u);
   s.reserve(1000);
   EXPECT_TRUE(s.empty());
+}
+
+// A view of a Sequence converts implicitly and reads the same values.
+TEST(ValuesView, ReadsWhatTheSequenceHolds) {
+  const Sequence s = Sequence::from_vector({3, 1, 4, 1, 5, 9, 2, 6});
+  const ValuesView view = s;
+  ASSERT_EQ(view.size(), 8u);
+  for (std::uint64_t n = 0; n < 8; ++n) EXPECT_EQ(view[n], s[n]);
+  EXPECT_FALSE(view.has_released());
+  EXPECT_EQ(view.visit([](const auto& v) { return sizeof(v[0]); }), 1u);
+}
+
+// Pinned values stay readable, and right, after the Sequence moved to new storage: grown past its
+// capacity, widened, and destroyed. (Under AddressSanitizer a freed block read here is reported.)
+TEST(PinnedValues, OutliveTheStorageTheyWereTakenFrom) {
+  std::vector<Value> expected(1000);
+  std::iota(expected.begin(), expected.end(), 0);  // up to 999: two bytes
+  auto s = std::make_unique<Sequence>(Sequence::from_vector(expected));
+  const PinnedValues pinned(*s);
+  const void* block = pinned.view().visit([](const auto& v) -> const void* { return v.data(); });
+  for (Value v = 0; v < 100000; ++v) s->push_back(v);  // past the capacity: moves
+  s->push_back(70000);                                  // widens: moves again
+  EXPECT_NE(s->visit([](const auto& v) -> const void* { return v.data(); }), block);
+  s.reset();
+  ASSERT_EQ(pinned.view().size(), 1000u);
+  for (std::uint64_t n = 0; n < 1000; ++n) EXPECT_EQ(pinned.view()[n], expected[n]);
+}
+
+TEST(PinnedValues, OfAnEmptySequenceAreEmpty) {
+  const Sequence s;
+  const PinnedValues pinned(s);
+  EXPECT_TRUE(pinned.view().empty());
+}
+
+// Another thread reads pinned values while the Sequence appends, widens and moves meanwhile.
+TEST(PinnedValues, AreReadByAnotherThreadWhileTheSequenceGrows) {
+  Sequence s;
+  for (Value v = 0; v < 200000; ++v) s.push_back(v % 200);
+  std::uint64_t sum = 0;
+  {
+    PinnedValues pinned(s);
+    std::thread reader([&sum, view = pinned.view()] {
+      for (int round = 0; round < 20; ++round)
+        for (std::uint64_t n = 0; n < view.size(); ++n) sum += view[n];
+    });
+    for (Value v = 0; v < 2000000; ++v) s.push_back(v);
+    reader.join();
+  }
+  std::uint64_t one_round = 0;
+  for (Value v = 0; v < 200000; ++v) one_round += v % 200;
+  EXPECT_EQ(sum, 20 * one_round);
+  EXPECT_EQ(s[1999999 + 200000], 1999999u);
 }
 
 TEST(SequenceConvert, FromVectorChoosesNarrowestType) {

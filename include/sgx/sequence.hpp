@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -146,6 +147,69 @@ class Sequence {
   Storage storage_{ValueVector<std::uint8_t>{}};
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;
+};
+
+// The values of a Sequence as they are when the view is taken, G(0..size()-1), read only and
+// without a copy: what code that only reads values takes (writing them to a file, counting them),
+// so that it serves a Sequence (which converts, as a std::string does to a std::string_view) and
+// values another thread is reading while the Sequence goes on growing (PinnedValues). Released
+// values are no more readable here than in the Sequence.
+class ValuesView {
+ public:
+  using Spans = std::variant<std::span<const std::uint8_t>, std::span<const std::uint16_t>, std::span<const std::uint32_t>>;
+
+  ValuesView(const Sequence& values)  // implicit, like std::string_view from std::string
+      : spans_(values.visit([](const auto& v) -> Spans { return std::span(v.data(), v.size()); })),
+        prefix_end_(values.prefix_end()),
+        tail_start_(values.tail_start()) {}
+
+  std::uint64_t size() const {
+    return std::visit([](const auto& v) -> std::uint64_t { return v.size(); }, spans_);
+  }
+  bool empty() const { return size() == 0; }
+  Value operator[](std::uint64_t n) const {
+    assert(holds(n));
+    return std::visit([n](const auto& v) -> Value { return v[n]; }, spans_);
+  }
+  // As in Sequence.
+  bool has_released() const { return tail_start_ > prefix_end_; }
+  std::uint64_t prefix_end() const { return prefix_end_; }
+  std::uint64_t tail_start() const { return tail_start_; }
+  bool holds(std::uint64_t n) const { return n < size() && (n < prefix_end_ || n >= tail_start_); }
+  std::string kept_text() const { return kept_values_text(prefix_end_, tail_start_, size()); }
+  // Calls f with the values as a std::span<const T> (T = uint8_t, uint16_t or uint32_t).
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), spans_);
+  }
+
+ private:
+  Spans spans_;
+  std::uint64_t prefix_end_, tail_start_;
+};
+
+// The values of a Sequence as a ValuesView that another thread may read while the Sequence goes
+// on computing (run_octal's writer thread), and that stays valid for as long as this object lives.
+// Appending within the capacity never moves the values already there, and never writes them;
+// but widening the type, or appending past the capacity, moves the values to new storage and
+// frees the old block. While a block is pinned, freeing it waits (PageAllocator::deallocate) until
+// its last PinnedValues is gone, so the view goes on reading the old block, whose values are the
+// same. The Sequence's owner must still not truncate, overwrite or release (Sequence::release)
+// values the view is read for. Made on the Sequence's thread; destroyed on any.
+class PinnedValues {
+ public:
+  explicit PinnedValues(const Sequence& values);
+  ~PinnedValues();
+  PinnedValues(PinnedValues&& other) noexcept : view_(other.view_), block_(std::exchange(other.block_, nullptr)) {}
+  PinnedValues& operator=(PinnedValues&&) = delete;
+  PinnedValues(const PinnedValues&) = delete;
+  PinnedValues& operator=(const PinnedValues&) = delete;
+
+  const ValuesView& view() const { return view_; }
+
+ private:
+  ValuesView view_;
+  const void* block_;  // nullptr: nothing pinned (no storage, or moved from)
 };
 
 }  // namespace sgx

@@ -66,7 +66,7 @@ struct SparseStats {
 // One pass over the values: histogram, largest value, best mask, rare positions under it. The
 // position enters the mask only for a game whose splits take one parity (splits, from
 // Rules::split_take_parity); a sequence of no known game leaves it out.
-SparseStats compute_stats(const Sequence& values, SplitTakeParity splits = SplitTakeParity::Mixed);
+SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits = SplitTakeParity::Mixed);
 
 // Positions whose value is rare under mask, in increasing order.
 std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask);

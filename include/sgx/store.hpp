@@ -97,10 +97,10 @@ struct RunRecord : RunInfo {
 };
 
 // Replaces path atomically. The values are given apart so that a running engine's values can be
-// written without a copy. Values with a released middle make a version-2 file (see the top).
+// written without a copy (a Sequence, or a view of one another thread reads: PinnedValues). Values with a released middle make a version-2 file (see the top).
 // A rare-value state that contradicts the values (see read_run_file) is refused here already:
 // a file this program would refuse to read is never written.
-void write_run_file(const std::string& path, const RunInfo& info, const Sequence& values);
+void write_run_file(const std::string& path, const RunInfo& info, const ValuesView& values);
 void write_run_file(const std::string& path, const RunRecord& record);
 // Which values read_run_file loads into memory.
 enum class LoadValues {
@@ -146,8 +146,10 @@ struct RunSegment {
 // written whole, flushed and renamed into place; then the manifest, the file at path, is replaced
 // atomically (see write_run_file). A crash at any instant leaves the last manifest and every
 // segment it names whole. A checkpoint writes what was added since the last, not all n values.
-// Values are written from the Sequence given, with no copy of them; those not yet on disk must
-// still be held (Sequence::holds) when they are written: see durable_n().
+// Values are written from the Sequence given (or a ValuesView of one, which another thread may
+// write while the Sequence grows: PinnedValues), with no copy of them; those not yet on disk must
+// still be held (Sequence::holds) when they are written: see durable_n(). One writer object is used
+// by one thread at a time.
 class RunFileWriter {
  public:
   // A new run: segment files left in <path>.d by an earlier run are removed. The directory must
@@ -158,10 +160,17 @@ class RunFileWriter {
   static RunFileWriter resume(const std::string& path);
 
   // Writes each complete segment not on disk yet. Cheap when there is none.
-  void write_complete_segments(const Sequence& values);
+  void write_complete_segments(const ValuesView& values);
+  // Whether n values complete a segment not on disk yet (write_complete_segments would write it).
+  bool has_complete_segment(std::uint64_t n) const;
+  // Besides values in the prefix kept in memory (Sequence::prefix_end), save and
+  // write_complete_segments read values from this index on: from the start of the segment under
+  // way when all its values are held (it is then written whole, replacing its pieces), else from
+  // durable_n(). Another thread writing must not have those released meanwhile.
+  std::uint64_t first_value_read(const ValuesView& values) const;
   // Saves the run: every value not on disk yet, then the manifest with info and n = values.size().
   // A finished run (info.complete) has its last segment's pieces joined into one.
-  void save(const RunInfo& info, const Sequence& values);
+  void save(const RunInfo& info, const ValuesView& values);
   // Values G(0..durable_n()-1) are in segment files on disk (some maybe not named by the manifest
   // until the next save): memory may release them.
   std::uint64_t durable_n() const { return durable_n_; }
@@ -171,7 +180,7 @@ class RunFileWriter {
  private:
   explicit RunFileWriter(std::string path) : path_(std::move(path)) {}
   void make_directory() const;
-  void write_segment(const Sequence& values, std::uint64_t start, std::uint64_t end);
+  void write_segment(const ValuesView& values, std::uint64_t start, std::uint64_t end);
   void remove_unnamed_segments() const;
 
   std::string path_;

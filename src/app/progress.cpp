@@ -97,11 +97,11 @@ void ProgressLog::update(const Progress& progress) {
   write(progress, "");
 }
 
-void ProgressLog::checkpoint(const Progress& progress) {
-  if (enabled_) write(progress, "  checkpoint");
+void ProgressLog::checkpoint(const Progress& progress, std::uint64_t saved_n) {
+  if (enabled_) write(progress, "  checkpoint of " + std::to_string(saved_n) + " values");
 }
 
-void ProgressLog::write(const Progress& progress, const char* event) {
+void ProgressLog::write(const Progress& progress, const std::string& event) {
   last_ = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(last_ - start_).count();
   const Pace pace = pace_of(first_n_, progress.n, progress.target, elapsed);
@@ -114,7 +114,7 @@ void ProgressLog::write(const Progress& progress, const char* event) {
                utc_now_text().c_str(), static_cast<unsigned long long>(progress.n), static_cast<unsigned long long>(progress.target), percent,
                pace.rate, pace.rate > 0 ? duration_text(pace.remaining).c_str() : "unknown",
                bytes_text(resident_memory_bytes()).c_str(), file_size.c_str(), note_.empty() ? "" : "  ",
-               note_.c_str(), event);
+               note_.c_str(), event.c_str());
   std::fflush(stderr);
 }
 

@@ -48,13 +48,14 @@ class ProgressLog {
   ProgressLog(const char* tool, bool wanted, double every_seconds, std::string file, std::uint64_t first_n);
   // A line if every_seconds have passed since the last.
   void update(const Progress& progress);
-  // A line after a checkpoint: progress as of it, " checkpoint" added.
-  void checkpoint(const Progress& progress);
+  // A line after a checkpoint of saved_n values: progress as of now (the engine may have gone on
+  // while the checkpoint was written), " checkpoint of N values" added.
+  void checkpoint(const Progress& progress, std::uint64_t saved_n);
   // A note added to every line from now on ("" for none), e.g. what the run waits for.
   void set_note(std::string note) { note_ = std::move(note); }
 
  private:
-  void write(const Progress& progress, const char* event);
+  void write(const Progress& progress, const std::string& event);
 
   const char* tool_;
   bool enabled_;
