@@ -668,10 +668,7 @@ int run(int argc, char** argv) {
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
   // With the middle released, the analysis reads those values back from the file, once a
   // checkpoint has put every value there; the values kept are read from memory.
-  const ValueReader read_released = [&path](std::uint64_t from, std::uint64_t to, Value* out) {
-    const std::vector<Value> values = read_run_values(path, from, to);
-    std::copy(values.begin(), values.end(), out);
-  };
+  const ValueReader read_released = run_file_reader(path);
   auto analyze_released = [&](std::uint64_t target) {
     if (!saver.holds_every_value()) return engine.proven_period().value_or(PeriodResult{});
     saver.checkpoint(engine, target);
