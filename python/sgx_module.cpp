@@ -150,20 +150,17 @@ py::array sequence(const std::string& game, std::int64_t n, const std::optional<
 // ---- period and stats ----
 
 // The period of the run in a file, from its values read a block at a time, so that a run of any
-// length is analysed in a few tens of megabytes (format version 3; older files are read whole).
+// length is analysed in a few tens of megabytes (a version-2 file, which lacks its released middle,
+// is read whole and refused as read_run_file refuses it).
 sgx::PeriodResult period_of_run_file(const std::string& path, const std::optional<std::string>& game) {
   py::gil_scoped_release unlocked;
   const sgx::RunStatus status = sgx::read_run_status(path);
   if (game && sgx::parse_rules(*game).canonical() != status.game)
     throw py::value_error(path + " holds a run of " + status.game + ", not " + *game);
   const sgx::Rules rules = sgx::parse_rules(status.game);
-  if (status.format_version < sgx::kSegmentedFormatVersion)
+  if (status.format_version == sgx::kReleasedFormatVersion)
     return sgx::analyze_period(sgx::read_run_file(path, sgx::LoadValues::All).values, rules);
-  const sgx::ValueReader read = [&path](std::uint64_t from, std::uint64_t to, sgx::Value* out) {
-    const std::vector<sgx::Value> values = sgx::read_run_values(path, from, to);
-    std::copy(values.begin(), values.end(), out);
-  };
-  return sgx::analyze_period(status.n, read, rules);
+  return sgx::analyze_period(status.n, sgx::run_file_reader(path), rules);
 }
 
 sgx::PeriodResult period(const py::object& values_object, const std::optional<std::string>& game) {

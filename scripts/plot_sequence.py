@@ -2,8 +2,9 @@
 """Plot a nim-sequence stored by run_octal.
 
 Four panels: the sequence (n against G(n), n log-scaled for long runs), the value histogram with
-rare and common values coloured, the rare positions over n, and, when a period was found, the end
-of the preperiod with one period drawn beside it.
+each value's rare and common positions coloured, the rare positions over n, and, when a period was
+found, the end of the preperiod with one period drawn beside it. Rare positions follow the file's
+mask, with the heap's parity when it has one ("1+pos", docs/FORMAT.md).
 
 Usage:
   /usr/bin/python3 scripts/plot_sequence.py results/4!.0.h5 [--out grundy.png]
@@ -35,7 +36,13 @@ def load(path):
         with h5py.File(path, "r") as f:
             values = np.asarray(f["values"][:], dtype=np.int64)
             game = f.attrs["game"].decode() if isinstance(f.attrs["game"], bytes) else str(f.attrs["game"])
-            mask = int(f["stats"].attrs["rare_mask"]) if "stats" in f else 0
+            mask = RareMask(0)
+            if "stats" in f:
+                stats = f["stats"].attrs
+                with_position = "rare_position_bit" in stats and int(stats["rare_position_bit"]) != 0
+                mask = RareMask(int(stats["rare_mask"]), split_take_parity(game) if with_position else None)
+                if with_position and mask.split_parity is None:
+                    fail(f"{path}: its rare mask uses the heap's parity, which {game} does not allow")
             period = {}
             if "period" in f and int(f["period"].attrs["found"]):
                 attrs = f["period"].attrs
@@ -46,15 +53,55 @@ def load(path):
     return game, values, mask, period
 
 
-def rare_flags(values, mask):
-    """True where popcount(G(n) & mask) is even: the rare values of the sparse-space method."""
+class RareMask:
+    """A rare mask as a run file stores it (docs/FORMAT.md): value bits, and with the heap's parity
+    ("1+pos" in published tables) the parity of the tokens k the game's two-heap splits take."""
+
+    def __init__(self, values, split_parity=None):
+        self.values = values
+        self.split_parity = split_parity  # None: the mask does not use the heap's parity
+
+    @property
+    def with_position(self):
+        return self.split_parity is not None
+
+    def __str__(self):
+        return f"{self.values:#x}" + ("+pos" if self.with_position else "")
+
+
+def split_take_parity(game):
+    """0 or 1 when every two-heap split of game takes a number of tokens k of that parity, else None.
+
+    game is a canonical code as run files store it: digits d0.d1d2..., each maybe followed by '!',
+    and maybe a tail [t0t1...] that repeats (t_i stands for k = len(finite) + i + j * len(tail));
+    a digit with bit 4 lets its move leave two heaps."""
+    finite, _, tail = game.replace("!", "").partition("[")
+    digits = finite.replace(".", "")
+    tail = tail.rstrip("]")
+    parities = set()
+    for k, digit in enumerate(digits):
+        if int(digit, 16) & 4:
+            parities.add(k % 2)
+    for i, digit in enumerate(tail):
+        if int(digit, 16) & 4:
+            parities.add((len(digits) + i) % 2)
+            if len(tail) % 2 == 1:
+                parities.add((len(digits) + i + 1) % 2)
+    return parities.pop() if len(parities) == 1 else None
+
+
+def rare_flags(values, positions, mask):
+    """True where position n with value G(n) is rare under mask: popcount(G(n) & mask) is even,
+    or with the heap's parity, has the parity of n - k (docs/THEORY.md section 4)."""
     import numpy as np
-    bits = np.bitwise_and(values, mask)
+    bits = np.bitwise_and(values, mask.values)
     parity = np.zeros_like(bits)
     while bits.any():
         parity ^= bits & 1
         bits >>= 1
-    return parity == 0
+    if not mask.with_position:
+        return parity == 0
+    return parity == ((np.asarray(positions) ^ mask.split_parity) & 1)
 
 
 def sample(n_count):
@@ -75,7 +122,8 @@ def plot(path, out):
     n_count = len(values)
     if n_count == 0:
         fail(f"{path} holds no values")
-    rare = rare_flags(values, mask) if mask else np.zeros(n_count, dtype=bool)
+    # Mask 0 (no sparse space): every position would count as rare, none is shown so.
+    rare = rare_flags(values, np.arange(n_count), mask) if mask.values else np.zeros(n_count, dtype=bool)
     common_colour, rare_colour = "#4477aa", "#cc3311"
 
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5))
@@ -95,15 +143,18 @@ def plot(path, out):
     ax.legend(loc="upper left", markerscale=4)
 
     ax = axes[0][1]
-    counts = np.bincount(values)
-    value_axis = np.arange(len(counts))
-    value_is_rare = rare_flags(value_axis, mask) if mask else np.zeros(len(counts), dtype=bool)
-    ax.bar(value_axis[~value_is_rare], counts[~value_is_rare], width=1.0, color=common_colour, label="common")
-    ax.bar(value_axis[value_is_rare], counts[value_is_rare], width=1.0, color=rare_colour, label="rare")
+    # Counted by position: with the heap's parity a value is rare at some positions and common at
+    # others, so each bar is split into its common and rare positions.
+    length = int(values.max()) + 1
+    common_counts = np.bincount(values[~rare], minlength=length)
+    rare_counts = np.bincount(values[rare], minlength=length)
+    value_axis = np.arange(length)
+    ax.bar(value_axis, common_counts, width=1.0, color=common_colour, label="common")
+    ax.bar(value_axis, rare_counts, bottom=common_counts, width=1.0, color=rare_colour, label="rare")
     ax.set_yscale("log")
     ax.set_xlabel("value")
     ax.set_ylabel("positions")
-    ax.set_title(f"histogram (rare mask {mask:#x})")
+    ax.set_title(f"histogram (rare mask {mask})")
     ax.legend()
 
     ax = axes[1][0]

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace sgx {
 
@@ -97,33 +98,79 @@ std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
   return count;
 }
 
-SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
-  SparseStats stats;
-  std::vector<std::uint64_t> odd_histogram;
-  values.visit([&](const auto& g) {
-    for (std::uint64_t n = 0; n < g.size(); ++n) {
-      Value v = g[n];
-      if (v >= stats.histogram.size()) {
-        stats.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
-        odd_histogram.resize(stats.histogram.size(), 0);
+namespace {
+
+// Values read through a ValueReader at a time by compute_stats: a read costs little per value, and
+// the block little memory.
+constexpr std::uint64_t kStatsReadBlock = std::uint64_t{1} << 18;
+
+// The histograms and the largest value of values given in order, in any number of pieces.
+class StatsCounter {
+ public:
+  // G(first..first + count - 1), the values after those given so far.
+  template <class T>
+  void add(const T* g, std::uint64_t first, std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const Value v = g[i];
+      const std::uint64_t n = first + i;
+      if (v >= stats_.histogram.size()) {
+        stats_.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
+        odd_histogram_.resize(stats_.histogram.size(), 0);
       }
-      ++stats.histogram[v];
-      odd_histogram[v] += n & 1;
-      if (v > stats.max_value) {
-        stats.max_value = v;
-        stats.max_at = n;
+      ++stats_.histogram[v];
+      odd_histogram_[v] += n & 1;
+      if (v > stats_.max_value) {
+        stats_.max_value = v;
+        stats_.max_at = n;
       }
     }
-  });
-  stats.rare_mask = best_rare_mask(stats.histogram, odd_histogram, splits);
-  stats.rare_count = rare_count_of(stats.histogram, odd_histogram, stats.rare_mask);
-  values.visit([&stats](const auto& g) {
-    for (std::uint64_t n = g.size(); n-- > 0;)
-      if (is_rare(g[n], n, stats.rare_mask)) {
-        stats.last_rare = static_cast<std::int64_t>(n);
-        break;
-      }
-  });
+  }
+
+  // The statistics with the best mask and its rare count; last_rare is still to be found.
+  SparseStats counted(SplitTakeParity splits) {
+    stats_.rare_mask = best_rare_mask(stats_.histogram, odd_histogram_, splits);
+    stats_.rare_count = rare_count_of(stats_.histogram, odd_histogram_, stats_.rare_mask);
+    return std::move(stats_);
+  }
+
+ private:
+  SparseStats stats_;
+  std::vector<std::uint64_t> odd_histogram_;
+};
+
+// The largest n in first..first + count - 1 whose value is rare under mask, or -1.
+template <class T>
+std::int64_t last_rare_in(const T* g, std::uint64_t first, std::uint64_t count, const RareMask& mask) {
+  for (std::uint64_t i = count; i-- > 0;)
+    if (is_rare(g[i], first + i, mask)) return static_cast<std::int64_t>(first + i);
+  return -1;
+}
+
+}  // namespace
+
+SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
+  StatsCounter counter;
+  values.visit([&](const auto& g) { counter.add(g.data(), 0, g.size()); });
+  SparseStats stats = counter.counted(splits);
+  values.visit([&](const auto& g) { stats.last_rare = last_rare_in(g.data(), 0, g.size(), stats.rare_mask); });
+  return stats;
+}
+
+SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
+  std::vector<Value> block(std::min(n, kStatsReadBlock));
+  StatsCounter counter;
+  for (std::uint64_t from = 0; from < n; from += kStatsReadBlock) {
+    const std::uint64_t count = std::min(n - from, kStatsReadBlock);
+    read(from, from + count, block.data());
+    counter.add(block.data(), from, count);
+  }
+  SparseStats stats = counter.counted(splits);
+  for (std::uint64_t to = n; to > 0 && stats.last_rare < 0;) {
+    const std::uint64_t from = to - std::min(to, kStatsReadBlock);
+    read(from, to, block.data());
+    stats.last_rare = last_rare_in(block.data(), from, to - from, stats.rare_mask);
+    to = from;
+  }
   return stats;
 }
 

@@ -194,6 +194,15 @@ PeriodResult read_period(hid_t file) {
   return period;
 }
 
+// Values offset..offset+count-1 of the one-dimensional dataset dset into out, converted to T.
+template <class T>
+void read_range(hid_t dset, hsize_t offset, hsize_t count, T* out, const std::string& where) {
+  auto file_space = checked(H5Dget_space(dset), H5Sclose, where);
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &offset, nullptr, &count, nullptr), where);
+  auto memory_space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, where);
+  check(H5Dread(dset, H5Type<T>::mem(), memory_space, file_space, H5P_DEFAULT, out), where);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Format version 3.
 
@@ -208,12 +217,7 @@ void read_from_segments(const std::string& path, const std::string& game, const 
     if (open.value_bytes > sizeof(T))
       throw StoreError("is inconsistent: " + open.where + " holds " + std::to_string(8 * open.value_bytes) +
                        "-bit values, wider than the run's last segment");
-    const hsize_t offset = low - segment.start, count = high - low;
-    auto file_space = checked(H5Dget_space(open.values), H5Sclose, open.where);
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &offset, nullptr, &count, nullptr), open.where);
-    auto memory_space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, open.where);
-    check(H5Dread(open.values, H5Type<T>::mem(), memory_space, file_space, H5P_DEFAULT, out + (low - from)),
-          open.where);
+    read_range(open.values, low - segment.start, high - low, out + (low - from), open.where);
   }
 }
 
@@ -256,6 +260,7 @@ RunRecord read_hdf5(const std::string& path, LoadValues load) {
   record.sparse_state = read_sparse_state(file, status);
   record.provenance = read_provenance(file);
   // The big ones last: damage elsewhere is found quickly.
+  if (load == LoadValues::None) return record;
   if (status.segmented()) {
     record.values = read_segmented_values(file, path, status, load);
   } else if (status.format_version == kReleasedFormatVersion) {
@@ -276,28 +281,54 @@ RunRecord read_run_file(const std::string& path, LoadValues load) {
   return read_checked(path, [&] { return read_hdf5(path, load); });
 }
 
+namespace {
+
+// G(from..to-1) into out, from the file alone: read_run_values without a vector of its own. Only
+// the values asked for are read (a whole version-1 file would make reading it by blocks cost n
+// per block), except from a version-2 file, whose stored values are read whole.
+void read_run_values_into(const std::string& path, std::uint64_t from, std::uint64_t to, Value* out) {
+  auto file = open_run_file(path);
+  const RunStatus status = read_status(file);
+  if (from > to || to > status.n)
+    throw StoreError("holds G(0.." + std::to_string(status.n) + "-1): G(" + std::to_string(from) + ".." +
+                     std::to_string(to) + "-1) is not in it");
+  if (from == to) return;
+  if (status.segmented()) {
+    read_from_segments(path, status.game, read_segment_list(file, status.n), out, from, to);
+    return;
+  }
+  if (status.format_version != kReleasedFormatVersion) {
+    auto dset = open_dataset(file, "/", "values");
+    const hsize_t length = dataset_length(dset, "/values");
+    if (length != status.n)
+      throw StoreError("is inconsistent: attribute n is " + std::to_string(status.n) + " but /values holds " +
+                       std::to_string(length) + " values");
+    read_range(dset, from, to - from, out, "/values");
+    return;
+  }
+  const Sequence stored = read_kept_values(file, status);
+  for (std::uint64_t i = from; i < to; ++i) {
+    if (!stored.holds(i))
+      throw StoreError("holds " + stored.kept_text() + " only (format version 2): G(" + std::to_string(i) +
+                       ") is in no file");
+    out[i - from] = stored[i];
+  }
+}
+
+}  // namespace
+
 std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, std::uint64_t to) {
   return read_checked(path, [&] {
-    auto file = open_run_file(path);
-    const RunStatus status = read_status(file);
-    if (from > to || to > status.n)
-      throw StoreError("holds G(0.." + std::to_string(status.n) + "-1): G(" + std::to_string(from) + ".." +
-                       std::to_string(to) + "-1) is not in it");
-    std::vector<Value> values(to - from);
-    if (status.segmented()) {
-      read_from_segments(path, status.game, read_segment_list(file, status.n), values.data(), from, to);
-      return values;
-    }
-    const Sequence stored = status.format_version == kReleasedFormatVersion ? read_kept_values(file, status)
-                                                                             : read_values(file, status.n);
-    for (std::uint64_t i = from; i < to; ++i) {
-      if (!stored.holds(i))
-        throw StoreError("holds " + stored.kept_text() + " only (format version 2): G(" + std::to_string(i) +
-                         ") is in no file");
-      values[i - from] = stored[i];
-    }
+    std::vector<Value> values(to >= from ? to - from : 0);
+    read_run_values_into(path, from, to, values.data());
     return values;
   });
+}
+
+ValueReader run_file_reader(const std::string& path) {
+  return [path](std::uint64_t from, std::uint64_t to, Value* out) {
+    read_file(path, [&] { read_run_values_into(path, from, to, out); });
+  };
 }
 
 RunStatus read_run_status(const std::string& path) {

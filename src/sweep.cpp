@@ -12,6 +12,7 @@
 #include "sgx/engine.hpp"
 #include "sgx/games.hpp"
 #include "sgx/period.hpp"
+#include "sgx/provenance.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
@@ -247,26 +248,15 @@ double cpu_seconds_since(std::clock_t start) {
 }
 
 // The game's run file in settings.runs, continued or started, saved as the engine goes. Whatever
-// happens, the file holds the last save whole (RunFileWriter).
+// happens, the file holds the last save whole (RunFileWriter). Each sitting that works on the game
+// adds one row to its /provenance, as each start or resume of run_octal does.
 class GameRunFile {
  public:
-  GameRunFile(const std::string& path, const std::string& game, double checkpoint_every)
-      : path_(path), every_seconds_(checkpoint_every), last_save_(std::chrono::steady_clock::now()) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) {
-      writer_.emplace(RunFileWriter::start(path, game));
-      stored_.game = game;
-      return;
-    }
-    const RunStatus status = read_run_status(path);
-    if (status.game != game)
-      throw SweepInputError(path + " holds a run of " + status.game + ", not " + game +
-                            ": keep the runs of another sweep in a directory of their own, or delete the file");
-    if (!status.holds_every_value())
-      throw SweepInputError(path + " holds a run whose middle was released from memory (a bounded run), which a "
-                            "sweep cannot continue");
-    stored_ = read_run_file(path);
-    writer_.emplace(RunFileWriter::resume(path));
+  GameRunFile(const std::string& path, const std::string& game, const SweepSettings& settings)
+      : path_(path), every_seconds_(settings.checkpoint_every), last_save_(std::chrono::steady_clock::now()),
+        cpu_start_(std::clock()) {
+    open(game);
+    stretch_ = stretch_starting(settings.command, settings.threads, stored_.values.size());
   }
 
   // The values stored (moved out: the engine takes them).
@@ -295,19 +285,49 @@ class GameRunFile {
   }
 
  private:
+  // Starts the file, or continues the one there: it must hold a run of this game with every value.
+  void open(const std::string& game) {
+    std::error_code error;
+    if (!std::filesystem::exists(path_, error)) {
+      writer_.emplace(RunFileWriter::start(path_, game));
+      stored_.game = game;
+      return;
+    }
+    const RunStatus status = read_run_status(path_);
+    if (status.game != game)
+      throw SweepInputError(path_ + " holds a run of " + status.game + ", not " + game +
+                            ": keep the runs of another sweep in a directory of their own, or delete the file");
+    if (!status.holds_every_value())
+      throw SweepInputError(path_ + " holds a run whose middle was released from memory (a bounded run), which a "
+                            "sweep cannot continue");
+    stored_ = read_run_file(path_);
+    writer_.emplace(RunFileWriter::resume(path_));
+  }
+
+  // The record to save: the stored one with the kernels used, and this sitting's stretch added
+  // to the earlier ones.
   RunInfo info_for(const Engine& engine) const {
     RunInfo info = static_cast<const RunInfo&>(stored_);
     const std::string now = engine.kernels_used();
     info.engine = stored_.engine.empty() || stored_.engine == now ? now : stored_.engine + "+" + now;
     info.program_version = kVersion;
+    Provenance stretch = stretch_;
+    stretch.ended = utc_now_iso8601();
+    stretch.wall_seconds = seconds_since(started_);
+    stretch.cpu_seconds = cpu_seconds_since(cpu_start_);
+    stretch.values_computed = engine.values().size() - std::min(engine.values().size(), stretch.first_n);
+    info.provenance.push_back(stretch);
     return info;
   }
 
   std::string path_;
   double every_seconds_;
   std::chrono::steady_clock::time_point last_save_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::clock_t cpu_start_;
   RunRecord stored_;
   std::optional<RunFileWriter> writer_;
+  Provenance stretch_;
 };
 
 }  // namespace
@@ -332,7 +352,7 @@ SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
   std::optional<GameRunFile> run_file;
   Sequence stored;
   if (!settings.runs.empty()) {
-    run_file.emplace(game_run_path(settings.runs, game), rules.canonical(), settings.checkpoint_every);
+    run_file.emplace(game_run_path(settings.runs, game), rules.canonical(), settings);
     stored = run_file->take_values();
   }
   const std::uint64_t resumed_from = stored.size();

@@ -264,10 +264,7 @@ TEST_F(BoundedRunFile, PreperiodInTheReleasedMiddleIsFoundAndProven) {
   info.sparse_state = engine.sparse_state();
   writer.save(info, kept);
 
-  const ValueReader read_released = [&file](std::uint64_t from, std::uint64_t to, Value* out) {
-    const std::vector<Value> values = read_run_values(file, from, to);
-    std::copy(values.begin(), values.end(), out);
-  };
+  const ValueReader read_released = run_file_reader(file);
   const PeriodResult period = analyze_period(kept, read_released, rules);
   ASSERT_TRUE(period.found);
   EXPECT_EQ(period.period, 144u);

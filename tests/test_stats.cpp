@@ -261,6 +261,61 @@ TEST(StatsCompute, SameResultForEveryStorageWidth) {
   EXPECT_EQ(rare_positions(narrow, RareMask{0x55}), rare_positions(wide, RareMask{0x55}));
 }
 
+// The statistics of values read a block at a time (a run file, sg_period) are those of the values
+// in memory: several blocks of 2^18, a last rare position blocks before the end (the backward scan
+// crosses blocks), a mask with the heap's parity, and the edge sizes.
+TEST(StatsCompute, ReadInBlocksAsInMemory) {
+  std::mt19937_64 rng(77);
+  // Odd values but for an even one at every 1000th position below 250000: mask 1, the last rare
+  // position in the first block.
+  std::vector<Value> sparse(700'000);
+  for (std::uint64_t n = 0; n < sparse.size(); ++n) {
+    const bool rare = n % 1000 == 7 && n < 250'000;
+    sparse[n] = 2 * std::uniform_int_distribution<Value>(0, 100)(rng) + (rare ? 0 : 1);
+  }
+  std::vector<Value> by_position(600'000);  // rare by the value's low bit and the heap's parity
+  for (std::uint64_t n = 0; n < by_position.size(); ++n) {
+    const bool rare = n % 1000 == 7 && n < 300'000;
+    by_position[n] = 2 * std::uniform_int_distribution<Value>(0, 50)(rng) + static_cast<Value>((n & 1) ^ (rare ? 0 : 1));
+  }
+  struct Case {
+    std::vector<Value> values;
+    SplitTakeParity splits;
+  };
+  const std::vector<Case> cases = {{sparse, SplitTakeParity::Mixed},
+                                   {by_position, SplitTakeParity::Even},
+                                   {{}, SplitTakeParity::Mixed},
+                                   {{3}, SplitTakeParity::Mixed},
+                                   {std::vector<Value>(1u << 18, 5), SplitTakeParity::Mixed}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE("n = " + std::to_string(c.values.size()));
+    std::uint64_t largest_read = 0, reads = 0;
+    const ValueReader read = [&](std::uint64_t from, std::uint64_t to, Value* out) {
+      ASSERT_LE(from, to);
+      ASSERT_LE(to, c.values.size());
+      largest_read = std::max(largest_read, to - from);
+      ++reads;
+      std::copy(c.values.begin() + static_cast<std::ptrdiff_t>(from), c.values.begin() + static_cast<std::ptrdiff_t>(to),
+                out);
+    };
+    const SparseStats in_memory = compute_stats(Sequence::from_vector(c.values), c.splits);
+    const SparseStats from_reader = compute_stats(c.values.size(), read, c.splits);
+    EXPECT_EQ(from_reader, in_memory);
+    EXPECT_LE(largest_read, std::uint64_t{1} << 18);
+    if (c.values.size() == 700'000) {
+      EXPECT_EQ(in_memory.rare_mask, RareMask{1});
+      EXPECT_EQ(in_memory.rare_count, 250u);
+      EXPECT_EQ(in_memory.last_rare, 249'007);
+      EXPECT_EQ(reads, 3u + 2u) << "three blocks forward, then back to the one of 249007";
+    }
+    if (c.values.size() == 600'000) {
+      EXPECT_TRUE(in_memory.rare_mask.with_position);
+      EXPECT_EQ(in_memory.rare_count, 300u);
+      EXPECT_EQ(in_memory.last_rare, 299'007);
+    }
+  }
+}
+
 TEST(StatsRarePositions, MatchesFilter) {
   std::mt19937_64 rng(2);
   std::vector<Value> values;

@@ -288,6 +288,30 @@ TEST_F(StoreTest, StatusIsReadWithoutTheValues) {
             std::string::npos);
 }
 
+// A whole (version-1) file read a block at a time: each range as stored, of every width, and the
+// header alone with LoadValues::None.
+TEST_F(StoreTest, WholeRunIsReadInRanges) {
+  for (unsigned width : {1u, 2u, 4u}) {
+    SCOPED_TRACE("width " + std::to_string(width));
+    const RunRecord record = make_record(random_sequence(width, 70'000, 60 + width));
+    write_run_file(path("run.h5"), record);
+    const ValueReader read = run_file_reader(path("run.h5"));
+    for (auto [from, to] : {std::pair<std::uint64_t, std::uint64_t>{0, 1}, {65'530, 70'000}, {123, 40'123}, {5, 5}}) {
+      std::vector<Value> got(to - from, 7);
+      read(from, to, got.data());
+      for (std::uint64_t i = from; i < to; ++i) ASSERT_EQ(got[i - from], record.values[i]) << "G(" << i << ")";
+    }
+    Value out = 0;
+    EXPECT_EQ(store_error_message([&] { read(69'999, 70'001, &out); }),
+              path("run.h5") + " holds G(0..70000-1): G(69999..70001-1) is not in it");
+    const RunRecord header = read_run_file(path("run.h5"), LoadValues::None);
+    EXPECT_TRUE(header.values.empty());
+    EXPECT_EQ(header.game, record.game);
+    EXPECT_EQ(header.stats, record.stats);
+    EXPECT_EQ(header.period, record.period);
+  }
+}
+
 TEST_F(StoreTest, CheckCanWriteLeavesNothingBehind) {
   EXPECT_NO_THROW(check_can_write(path("run.h5")));
   write_run_file(path("old.h5"), make_record(random_sequence(1, 10, 24)));
@@ -903,6 +927,9 @@ TEST_F(StoreTest, RunWrittenAsItGoesKeepsSegmentsAndReadsBack) {
   std::vector<Value> across;  // a range across two segments
   for (std::uint64_t k = 131'070; k < 131'075; ++k) across.push_back(all[k]);
   EXPECT_EQ(read_run_values(path("run.h5"), 131'070, 131'075), across);
+  std::vector<Value> block(across.size());
+  run_file_reader(path("run.h5"))(131'070, 131'075, block.data());
+  EXPECT_EQ(block, across);
   EXPECT_EQ(RunFileWriter::resume(path("run.h5")).saved_n(), 200'000u);
 
   // A lost segment file is refused, never read as values; ranges in the other segments still read.

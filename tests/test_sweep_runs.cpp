@@ -14,6 +14,7 @@
 
 #include "sgx/store.hpp"
 #include "sgx/sweep.hpp"
+#include "sgx/version.hpp"
 #include "tool_process.hpp"
 
 namespace sgx {
@@ -107,6 +108,33 @@ TEST(SweepRuns, AKilledSweepContinuesTheLongGameFromItsFile) {
   const RunRecord uninterrupted = read_run_file((ref.dir / "runs" / "0.004.h5").string(), LoadValues::All);
   EXPECT_TRUE(finished.complete);
   EXPECT_TRUE(finished.values == uninterrupted.values);
+
+  // One /provenance row per stretch of the game: the killed sitting to its last checkpoint, then
+  // the resumed one to the end, each with its command; the uninterrupted sweep's file has one.
+  ASSERT_EQ(finished.provenance.size(), 2u);
+  const Provenance& first = finished.provenance[0];
+  const Provenance& second = finished.provenance[1];
+  EXPECT_TRUE(contains(first.command, "sg_sweep --codes 0.00[34] --max-n")) << first.command;
+  EXPECT_FALSE(contains(first.command, "--resume")) << first.command;
+  EXPECT_TRUE(contains(second.command, "--runs runs --out table.csv --resume")) << second.command;
+  EXPECT_EQ(first.first_n, 0u);
+  EXPECT_EQ(first.values_computed, killed_at.n);
+  EXPECT_EQ(second.first_n, killed_at.n);
+  EXPECT_EQ(second.values_computed, finished.values.size() - killed_at.n);
+  for (const Provenance& row : finished.provenance) {
+    EXPECT_EQ(row.version, kVersion);
+    EXPECT_EQ(row.threads, 1u);
+    EXPECT_FALSE(row.host.empty());
+    EXPECT_LE(row.started, row.ended);
+    EXPECT_GE(row.wall_seconds, 0.0);
+    EXPECT_GE(row.cpu_seconds, 0.0);
+  }
+  EXPECT_LE(first.ended, second.started);
+  ASSERT_EQ(uninterrupted.provenance.size(), 1u);
+  EXPECT_EQ(uninterrupted.provenance[0].first_n, 0u);
+  EXPECT_EQ(uninterrupted.provenance[0].values_computed, uninterrupted.values.size());
+  EXPECT_EQ(read_run_file((dir / "runs" / "0.003.h5").string()).provenance.size(), 1u)
+      << "0.003 was finished before the kill and not computed again";
   fs::remove_all(dir);
 }
 

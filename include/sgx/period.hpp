@@ -59,9 +59,7 @@ PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uin
 // The same analysis, for values that are not all in memory. It reads the last window + 1 values
 // at random and every value once or twice in order, a block of 2^18 at a time, so that it holds
 // neither the whole sequence nor a second copy of it.
-// G(from..to-1) into out[0..to-from-1]: how the analysis reads values it does not hold (from a run
-// file, read_run_values in store.hpp). Errors are the reader's to throw.
-using ValueReader = std::function<void(std::uint64_t from, std::uint64_t to, Value* out)>;
+// The values it does not hold come through a ValueReader (sequence.hpp).
 // A bounded run's values (run_octal --memory): those held from memory, the released middle through
 // read_released. The last values are read from memory when it holds them, as it does in a run.
 PeriodResult analyze_period(const Sequence& values, const ValueReader& read_released, const Rules& rules,

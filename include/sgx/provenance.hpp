@@ -21,4 +21,13 @@ struct Provenance {
   std::uint64_t values_computed = 0;
 };
 
+// The command line of a program, its words joined by spaces (a line break in one becomes a space,
+// so that the command stays one line).
+std::string command_line(int argc, const char* const* argv);
+
+// The stretch of a run that starts now: command, this sgx's version and commit, this host,
+// threads (0: all OpenMP gives), the start time and the values it starts from. The rest is filled
+// in as it ends.
+Provenance stretch_starting(const std::string& command, int threads, std::uint64_t first_n);
+
 }  // namespace sgx

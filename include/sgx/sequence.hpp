@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <new>
 #include <span>
 #include <string>
@@ -23,6 +24,10 @@
 namespace sgx {
 
 using Value = std::uint32_t;
+
+// G(from..to-1) into out[0..to-from-1]: how an analysis reads values that are not in memory, a
+// block at a time (a run file: run_file_reader in store.hpp). Errors are the reader's to throw.
+using ValueReader = std::function<void(std::uint64_t from, std::uint64_t to, Value* out)>;
 
 // The values a bounded run keeps, for messages: "G(0..4095) and G(900000..999999)" for a prefix
 // ending at prefix_end and a tail from tail_start to n - 1 (either may be empty).

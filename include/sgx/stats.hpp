@@ -67,6 +67,10 @@ struct SparseStats {
 // position enters the mask only for a game whose splits take one parity (splits, from
 // Rules::split_take_parity); a sequence of no known game leaves it out.
 SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits = SplitTakeParity::Mixed);
+// The same for G(0..n-1) read through read (a run file), a block of 2^18 values at a time: one
+// pass forward for the histograms, then backward from the end to the last rare position. Holds one
+// block, not the values.
+SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits = SplitTakeParity::Mixed);
 
 // Positions whose value is rare under mask, in increasing order.
 std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask);

@@ -109,11 +109,18 @@ enum class LoadValues {
   AsRun,
   // Every value. Refused for a version-2 file, which does not hold its released middle.
   All,
+  // None: values stays empty (read them a block at a time with run_file_reader). Every part of the
+  // file but the values is read and checked as for the others.
+  None,
 };
 RunRecord read_run_file(const std::string& path, LoadValues load = LoadValues::AsRun);
 // G(from..to-1) of the run in path, from the file alone (any format version; in version 2 only
 // stored values can be read).
 std::vector<Value> read_run_values(const std::string& path, std::uint64_t from, std::uint64_t to);
+// The same as a ValueReader (period.hpp), for reading a run file a block at a time: each call
+// reads G(from..to-1) straight into out, opening the file anew, so that a reader holds nothing
+// between blocks. Throws StoreError as read_run_values does.
+ValueReader run_file_reader(const std::string& path);
 
 // Which run a file holds and how far it got, read without loading the values (quick for any size).
 // Refuses the same files read_run_file refuses for their header.

@@ -57,6 +57,8 @@ struct SweepSettings {
   // checkpoint_every seconds and at the end: a game whose file exists continues from it. "" for none.
   std::string runs;
   double checkpoint_every = 60;
+  // The sweep's command line: each stretch of a game in its run file names it (/provenance).
+  std::string command;
   int threads = 0;  // OpenMP threads per game; 0: all available
 };
 

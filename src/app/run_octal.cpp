@@ -279,20 +279,6 @@ double cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// The stretch of the run this process starts: its command line, program, host and threads.
-Provenance stretch_started(int argc, char** argv, int threads, std::uint64_t first_n) {
-  Provenance stretch;
-  for (int i = 0; i < argc; ++i) stretch.command.append(i > 0 ? " " : "").append(argv[i]);
-  stretch.version = kVersion;
-  stretch.commit = kCommit;
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) stretch.host = host;
-  stretch.threads = static_cast<std::uint32_t>(threads > 0 ? threads : omp_get_max_threads());
-  stretch.started = utc_now_iso8601();
-  stretch.first_n = first_n;
-  return stretch;
-}
-
 // Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
 // of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
 // values since the last checkpoint with the record of the run, marked unfinished; at the end the
@@ -746,7 +732,7 @@ int run(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
   RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
-                 stretch_started(argc, argv, o.threads, stored_n));
+                 stretch_starting(command_line(argc, argv), o.threads, stored_n));
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
@@ -765,10 +751,7 @@ int run(int argc, char** argv) {
   if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
   // With the middle released, the analysis reads those values back from the file, once a
   // checkpoint has put every value there; the values kept are read from memory.
-  const ValueReader read_released = [&path](std::uint64_t from, std::uint64_t to, Value* out) {
-    const std::vector<Value> values = read_run_values(path, from, to);
-    std::copy(values.begin(), values.end(), out);
-  };
+  const ValueReader read_released = run_file_reader(path);
   auto analyze_released = [&](std::uint64_t target) {
     if (!saver.holds_every_value()) return engine.proven_period().value_or(PeriodResult{});
     saver.checkpoint(engine, target);

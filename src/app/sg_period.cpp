@@ -27,8 +27,10 @@ const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table] [--bfile 
 
 Analyses nim-sequences stored by run_octal: the eventual period and preperiod (and the saltus of
 arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
-preperiod, and the sparse-space statistics. A run with --memory keeps only a prefix and a tail
-of its values, too few for this: its file is refused.
+preperiod, and the sparse-space statistics, reading the values a block at a time (a run of any
+length takes a few tens of megabytes). A file of a run with --memory written by an earlier
+version (format version 2) keeps only a prefix and a tail of its values, too few for this: it is
+refused.
 
 A two-dimensional table (run_octal wythoff, run_octal cut) gets the additive period of each row
 instead, G(a, b + p) = G(a, b) + s for b >= b0, found as run_octal finds it (--table does not
@@ -48,11 +50,13 @@ Options)";
 
 // A run with --memory written as format version 2 kept only a prefix and a tail of its values: a
 // period and the statistics need them all. Found from the header, before any value is read.
-void refuse_released_values(const std::string& file) {
+// Returns how far the run got.
+RunStatus status_of_whole_run(const std::string& file) {
   const RunStatus status = read_run_status(file);
   if (!status.holds_every_value())
     throw cli::UsageError(file + " holds " + kept_values_text(status.prefix_n, status.tail_start, status.n) +
                           " only (a run with --memory): the period analysis needs every value");
+  return status;
 }
 
 // A checkpoint of a run that has not reached its target yet says so wherever it is shown.
@@ -61,11 +65,12 @@ std::string unfinished_note(const RunRecord& record) {
   return std::string(" (checkpoint, run not finished: its target is ").append(std::to_string(record.target_n)).append(")");
 }
 
-void print_text(const std::string& file, const RunRecord& record, const SparseStats& stats,
+// record without its values, which are n.
+void print_text(const std::string& file, const RunRecord& record, std::uint64_t n, const SparseStats& stats,
                 const PeriodResult& period) {
   std::cout << "file        " << file << "\n"
             << "game        " << record.game << "\n"
-            << "values      " << record.values.size() << unfinished_note(record) << "\n"
+            << "values      " << n << unfinished_note(record) << "\n"
             << "largest     " << stats.max_value << " (first at " << stats.max_at << ")\n"
             << "rare        mask " << rare_mask_text(stats.rare_mask) << ", " << stats.rare_count << " rare positions";
   if (stats.last_rare >= 0) std::cout << ", last at " << stats.last_rare;
@@ -85,10 +90,10 @@ void print_text(const std::string& file, const RunRecord& record, const SparseSt
   }
 }
 
-Json run_file_json(const std::string& file, const RunRecord& record, const SparseStats& stats,
+Json run_file_json(const std::string& file, const RunRecord& record, std::uint64_t n, const SparseStats& stats,
                    const PeriodResult& period) {
   return {{"game", record.game},
-          {"n", record.values.size()},
+          {"n", n},
           {"complete", record.complete},
           {"target_n", record.target_n},
           {"max_value", stats.max_value},
@@ -137,19 +142,23 @@ int run(int argc, char** argv) {
       print_table_file(file, json);
       continue;
     }
-    refuse_released_values(file);
-    RunRecord record = read_run_file(file, LoadValues::All);
+    // The values are read from the file a block at a time, so that a run of any length is
+    // analysed in a few tens of megabytes (analyze_period and compute_stats with a reader).
+    const std::uint64_t n = status_of_whole_run(file).n;
+    const RunRecord record = read_run_file(file, LoadValues::None);
     const Rules rules = parse_rules(record.game);
-    const PeriodResult period = analyze_period(record.values, rules);
-    const SparseStats stats = compute_stats(record.values, rules.split_take_parity());
-    if (!bfile.empty()) write_bfile(bfile, record.game, record.values, std::string(kTool) + " " + kVersion);
+    const ValueReader read = run_file_reader(file);
+    const PeriodResult period = analyze_period(n, read, rules);
+    const SparseStats stats = compute_stats(n, read, rules.split_take_parity());
+    if (!bfile.empty())
+      write_bfile(bfile, record.game, read_run_file(file, LoadValues::All).values, std::string(kTool) + " " + kVersion);
     if (table) {
-      rows.push_back({record.game, record.values.size(), stats, period});
+      rows.push_back({record.game, n, stats, period});
     } else if (json) {
-      std::cout << json_text(run_file_json(file, record, stats, period)) << "\n";
+      std::cout << json_text(run_file_json(file, record, n, stats, period)) << "\n";
     } else {
       if (&file != &files.front()) std::cout << "\n";
-      print_text(file, record, stats, period);
+      print_text(file, record, n, stats, period);
     }
   }
   if (table) std::cout << period_table(rows);

@@ -205,7 +205,8 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
     check_can_write(game_run_path(o.runs, "check"));
   }
 
-  const cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
+  cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
+  job.settings.command = command_line(argc, argv);
   const std::vector<SweepRow> rows = sweep(o, job, cluster);
   if (o.json) {
     for (const SweepRow& row : rows) std::cout << json_text(sweep_row_json(row)) << "\n";

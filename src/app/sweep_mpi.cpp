@@ -56,15 +56,16 @@ void broadcast_text(std::string& text) {
   if (length > 0) MPI_Bcast(text.data(), count_of(text), MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
-// First line: the settings; second: the --runs directory (a path may hold spaces); then one game
-// per line (games and paths never hold a line break).
+// First line: the settings; second: the --runs directory (a path may hold spaces); third: the
+// command line; then one game per line (games, paths and the command never hold a line break).
 std::string encode_job(const SweepJob& job) {
   std::ostringstream out;
   out.precision(17);
   const SweepSettings& s = job.settings;
   out << s.n << ' ' << s.until_proven << ' ' << s.start << ' ' << s.cap << ' ' << s.max_seconds << ' '
       << s.checkpoint_every << ' ' << s.threads << '\n'
-      << s.runs << '\n';
+      << s.runs << '\n'
+      << s.command << '\n';
   for (const std::string& game : job.games) out << game << '\n';
   return out.str();
 }
@@ -76,6 +77,7 @@ SweepJob decode_job(const std::string& text) {
   in >> s.n >> s.until_proven >> s.start >> s.cap >> s.max_seconds >> s.checkpoint_every >> s.threads;
   in.ignore(1);
   std::getline(in, s.runs);
+  std::getline(in, s.command);
   for (std::string game; std::getline(in, game);) job.games.push_back(game);
   return job;
 }

@@ -1,0 +1,33 @@
+#include "sgx/provenance.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "sgx/store.hpp"
+#include "sgx/version.hpp"
+
+namespace sgx {
+
+std::string command_line(int argc, const char* const* argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) command.append(i > 0 ? " " : "").append(argv[i]);
+  std::replace(command.begin(), command.end(), '\n', ' ');
+  return command;
+}
+
+Provenance stretch_starting(const std::string& command, int threads, std::uint64_t first_n) {
+  Provenance stretch;
+  stretch.command = command;
+  stretch.version = kVersion;
+  stretch.commit = kCommit;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) stretch.host = host;
+  stretch.threads = static_cast<std::uint32_t>(threads > 0 ? threads : omp_get_max_threads());
+  stretch.started = utc_now_iso8601();
+  stretch.first_n = first_n;
+  return stretch;
+}
+
+}  // namespace sgx
