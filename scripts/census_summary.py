@@ -43,6 +43,19 @@ class TableError(Exception):
     """A table that cannot be counted: the message says what is wrong, where, and what to do."""
 
 
+def well_formed(row):
+    """Whether the fields the counts read hold what sg_sweep writes there."""
+    try:
+        int(row["n"])
+        float(row["seconds"])
+        if row["proven"] == "true":
+            int(row["period"])
+            int(row["preperiod"])
+        return row["proven"] in ("true", "false")
+    except ValueError:
+        return False
+
+
 def read_table(path):
     """The rows of a sg_sweep table as dicts; TableError if it is not one or a row is damaged."""
     try:
@@ -64,6 +77,9 @@ def read_table(path):
             raise TableError(f"{path} line {number}: damaged row ({len(fields)} fields, a table row has "
                              f"{len(COLUMNS)})")
         row = dict(zip(COLUMNS, fields))
+        if not well_formed(row):
+            raise TableError(f"{path} line {number}: damaged row (n, proven, seconds, or a proven row's period "
+                             f"and preperiod, are not what sg_sweep writes)")
         if row["game"] in seen:
             raise TableError(f"{path} line {number}: {row['game']} appears twice")
         seen.add(row["game"])

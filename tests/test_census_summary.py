@@ -113,12 +113,19 @@ def test_a_damaged_row_or_another_file_is_refused(tmp_path):
     table = sweep(tmp_path, "0.?", "one-digit.csv")
     with open(table) as f:
         lines = f.readlines()
-    lines[3] = "0.2,4096,2\n"
     with open(table, "w") as f:
-        f.writelines(lines)
+        f.writelines(lines[:3] + ["0.2,4096,2\n"] + lines[4:])
     r = summary(table, "--partial")
     assert r.returncode == 2
     assert r.stderr == f"census_summary.py: {table} line 4: damaged row (3 fields, a table row has 17)\n"
+
+    with open(table, "w") as f:
+        f.writelines(lines)
+    rewrite(table, lambda rows: [dict(row, period="") if row["game"] == "0.4" else row for row in rows])
+    r = summary(table, "--partial")
+    assert r.returncode == 2
+    assert r.stderr == f"census_summary.py: {table} line 6: damaged row (n, proven, seconds, or a proven row's " \
+                       "period and preperiod, are not what sg_sweep writes)\n"
 
     other = tmp_path / "other.csv"
     other.write_text("a,b\n1,2\n")
