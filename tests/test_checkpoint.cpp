@@ -174,8 +174,11 @@ class CheckpointTest : public ::testing::Test {
       if (fs::exists(file)) this_run.push_back("--resume");
       Process process("run_octal", this_run, dir_);
       // The delay counts from when the run is under way (its stop handlers are in place), not from
-      // the fork: on a loaded machine start-up alone can outlast max_delay.
+      // the fork: on a loaded machine start-up alone can outlast max_delay. The first run also waits
+      // for its first checkpoint: a kill before there is a file tests nothing, and checkpoints are
+      // written beside the computing, so how soon the first one lands depends on the machine's load.
       process.wait_until_it_catches(SIGTERM);
+      for (int waits = 0; !fs::exists(file) && waits < 60000; ++waits) sleep_seconds(0.001);
       const double waited = delay(rng);
       sleep_seconds(waited);
       process.send(SIGKILL);
