@@ -30,4 +30,12 @@ Provenance stretch_starting(const std::string& command, int threads, std::uint64
   return stretch;
 }
 
+Provenance stretch_so_far(Provenance stretch, std::uint64_t n, double wall_seconds, double cpu_seconds) {
+  stretch.ended = utc_now_iso8601();
+  stretch.wall_seconds = wall_seconds;
+  stretch.cpu_seconds = cpu_seconds;
+  stretch.values_computed = n - std::min(n, stretch.first_n);
+  return stretch;
+}
+
 }  // namespace sgx

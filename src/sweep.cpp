@@ -311,12 +311,8 @@ class GameRunFile {
     const std::string now = engine.kernels_used();
     info.engine = stored_.engine.empty() || stored_.engine == now ? now : stored_.engine + "+" + now;
     info.program_version = kVersion;
-    Provenance stretch = stretch_;
-    stretch.ended = utc_now_iso8601();
-    stretch.wall_seconds = seconds_since(started_);
-    stretch.cpu_seconds = cpu_seconds_since(cpu_start_);
-    stretch.values_computed = engine.values().size() - std::min(engine.values().size(), stretch.first_n);
-    info.provenance.push_back(stretch);
+    info.provenance.push_back(
+        stretch_so_far(stretch_, engine.values().size(), seconds_since(started_), cpu_seconds_since(cpu_start_)));
     return info;
   }
 

@@ -30,4 +30,8 @@ std::string command_line(int argc, const char* const* argv);
 // in as it ends.
 Provenance stretch_starting(const std::string& command, int threads, std::uint64_t first_n);
 
+// That stretch as it stands with n values computed: its end stamped now, with the wall and
+// processor seconds the caller measured since it started.
+Provenance stretch_so_far(Provenance stretch, std::uint64_t n, double wall_seconds, double cpu_seconds);
+
 }  // namespace sgx

@@ -369,12 +369,9 @@ class RunSaver {
 
   // This stretch of the run, up to now.
   Provenance stretch_so_far(const Engine& engine) const {
-    Provenance stretch = stretch_;
-    stretch.ended = utc_now_iso8601();
-    stretch.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    stretch.cpu_seconds = cpu_seconds();
-    stretch.values_computed = engine.values().size() - std::min(engine.values().size(), stretch.first_n);
-    return stretch;
+    return sgx::stretch_so_far(stretch_, engine.values().size(),
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+                               cpu_seconds());
   }
 
  private:
