@@ -98,62 +98,62 @@ std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
   return count;
 }
 
+template <class T>
+void StatsCounter::add(const T* g, std::uint64_t first, std::uint64_t count) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const Value v = g[i];
+    const std::uint64_t n = first + i;
+    if (v >= histogram_.size()) {
+      histogram_.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
+      odd_histogram_.resize(histogram_.size(), 0);
+      last_at_.resize(2 * histogram_.size(), -1);
+    }
+    ++histogram_[v];
+    odd_histogram_[v] += n & 1;
+    last_at_[2 * std::uint64_t{v} + (n & 1)] = static_cast<std::int64_t>(n);
+    if (v > max_value_) {
+      max_value_ = v;
+      max_at_ = n;
+    }
+  }
+  counted_ = first + count;
+}
+
+template void StatsCounter::add(const std::uint8_t*, std::uint64_t, std::uint64_t);
+template void StatsCounter::add(const std::uint16_t*, std::uint64_t, std::uint64_t);
+template void StatsCounter::add(const std::uint32_t*, std::uint64_t, std::uint64_t);
+
+void StatsCounter::add(const ValuesView& values, std::uint64_t to) {
+  const std::uint64_t from = counted_;
+  if (to <= from) return;
+  values.visit([&](const auto& g) { add(g.data() + from, from, to - from); });
+}
+
+SparseStats StatsCounter::stats(SplitTakeParity splits) const {
+  SparseStats stats;
+  stats.histogram = histogram_;
+  stats.max_value = max_value_;
+  stats.max_at = max_at_;
+  stats.rare_mask = best_rare_mask(histogram_, odd_histogram_, splits);
+  stats.rare_count = rare_count_of(histogram_, odd_histogram_, stats.rare_mask);
+  for (Value v = 0; v < histogram_.size(); ++v)
+    for (std::uint64_t parity = 0; parity < 2; ++parity)
+      if (is_rare(v, parity, stats.rare_mask)) stats.last_rare = std::max(stats.last_rare, last_at_[2 * v + parity]);
+  return stats;
+}
+
 namespace {
 
 // Values read through a ValueReader at a time by compute_stats: a read costs little per value, and
 // the block little memory.
 constexpr std::uint64_t kStatsReadBlock = std::uint64_t{1} << 18;
 
-// The histograms and the largest value of values given in order, in any number of pieces.
-class StatsCounter {
- public:
-  // G(first..first + count - 1), the values after those given so far.
-  template <class T>
-  void add(const T* g, std::uint64_t first, std::uint64_t count) {
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const Value v = g[i];
-      const std::uint64_t n = first + i;
-      if (v >= stats_.histogram.size()) {
-        stats_.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
-        odd_histogram_.resize(stats_.histogram.size(), 0);
-      }
-      ++stats_.histogram[v];
-      odd_histogram_[v] += n & 1;
-      if (v > stats_.max_value) {
-        stats_.max_value = v;
-        stats_.max_at = n;
-      }
-    }
-  }
-
-  // The statistics with the best mask and its rare count; last_rare is still to be found.
-  SparseStats counted(SplitTakeParity splits) {
-    stats_.rare_mask = best_rare_mask(stats_.histogram, odd_histogram_, splits);
-    stats_.rare_count = rare_count_of(stats_.histogram, odd_histogram_, stats_.rare_mask);
-    return std::move(stats_);
-  }
-
- private:
-  SparseStats stats_;
-  std::vector<std::uint64_t> odd_histogram_;
-};
-
-// The largest n in first..first + count - 1 whose value is rare under mask, or -1.
-template <class T>
-std::int64_t last_rare_in(const T* g, std::uint64_t first, std::uint64_t count, const RareMask& mask) {
-  for (std::uint64_t i = count; i-- > 0;)
-    if (is_rare(g[i], first + i, mask)) return static_cast<std::int64_t>(first + i);
-  return -1;
-}
-
 }  // namespace
 
 SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
   StatsCounter counter;
-  values.visit([&](const auto& g) { counter.add(g.data(), 0, g.size()); });
-  SparseStats stats = counter.counted(splits);
-  values.visit([&](const auto& g) { stats.last_rare = last_rare_in(g.data(), 0, g.size(), stats.rare_mask); });
-  return stats;
+  counter.add(values, values.size());
+  return counter.stats(splits);
 }
 
 SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
@@ -164,14 +164,7 @@ SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakePar
     read(from, from + count, block.data());
     counter.add(block.data(), from, count);
   }
-  SparseStats stats = counter.counted(splits);
-  for (std::uint64_t to = n; to > 0 && stats.last_rare < 0;) {
-    const std::uint64_t from = to - std::min(to, kStatsReadBlock);
-    read(from, to, block.data());
-    stats.last_rare = last_rare_in(block.data(), from, to - from, stats.rare_mask);
-    to = from;
-  }
-  return stats;
+  return counter.stats(splits);
 }
 
 std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask) {

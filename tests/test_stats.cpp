@@ -262,8 +262,8 @@ TEST(StatsCompute, SameResultForEveryStorageWidth) {
 }
 
 // The statistics of values read a block at a time (a run file, sg_period) are those of the values
-// in memory: several blocks of 2^18, a last rare position blocks before the end (the backward scan
-// crosses blocks), a mask with the heap's parity, and the edge sizes.
+// in memory: several blocks of 2^18, a last rare position blocks before the end, a mask with the
+// heap's parity, and the edge sizes.
 TEST(StatsCompute, ReadInBlocksAsInMemory) {
   std::mt19937_64 rng(77);
   // Odd values but for an even one at every 1000th position below 250000: mask 1, the last rare
@@ -306,13 +306,39 @@ TEST(StatsCompute, ReadInBlocksAsInMemory) {
       EXPECT_EQ(in_memory.rare_mask, RareMask{1});
       EXPECT_EQ(in_memory.rare_count, 250u);
       EXPECT_EQ(in_memory.last_rare, 249'007);
-      EXPECT_EQ(reads, 3u + 2u) << "three blocks forward, then back to the one of 249007";
+      EXPECT_EQ(reads, 3u) << "one pass forward, the last rare position found on the way";
     }
     if (c.values.size() == 600'000) {
       EXPECT_TRUE(in_memory.rare_mask.with_position);
       EXPECT_EQ(in_memory.rare_count, 300u);
       EXPECT_EQ(in_memory.last_rare, 299'007);
     }
+  }
+}
+
+// A run's checkpoints count only the values added since the last one: the statistics after each
+// piece equal those of a pass over every value so far, whatever the pieces and the mask's kind.
+TEST(StatsCounter, CountedInPiecesAsInOnePass) {
+  std::mt19937_64 rng(4242);
+  for (int trial = 0; trial < 60; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const std::size_t n = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
+    std::vector<Value> values = random_sparse_values(rng, n, std::vector<Value>{3, 30, 255, 600}[trial % 4]);
+    if (trial % 3 == 0)  // rare by the value's low bit and the heap's parity, as 0.127's 1+pos
+      for (std::size_t i = 0; i < n; ++i)
+        values[i] = (values[i] & ~Value{1}) | static_cast<Value>((i & 1) ^ (i % 97 == 5 ? 0 : 1));
+    const SplitTakeParity splits = trial % 3 == 0 ? SplitTakeParity::Even : SplitTakeParity::Mixed;
+    const Sequence sequence = Sequence::from_vector(values);
+    StatsCounter counter;
+    while (counter.counted() < n) {
+      const std::uint64_t to = std::min<std::uint64_t>(n, counter.counted() + std::uniform_int_distribution<std::uint64_t>(0, 900)(rng));
+      counter.add(sequence, to);
+      ASSERT_EQ(counter.counted(), to);
+      const std::vector<Value> prefix(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(to));
+      EXPECT_EQ(counter.stats(splits), compute_stats(Sequence::from_vector(prefix), splits)) << "after " << to;
+    }
+    if (trial % 3 != 0) expect_stats_match(values, counter.stats(splits));
+    if (HasFailure()) return;
   }
 }
 

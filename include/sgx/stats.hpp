@@ -63,13 +63,38 @@ struct SparseStats {
   friend bool operator==(const SparseStats&, const SparseStats&) = default;
 };
 
+// The statistics of G(0..n-1) counted as the values come, in any number of pieces: a run's
+// checkpoints count only the values added since the last one. Besides the histograms it keeps, for
+// each value and parity of position, the last position holding it, so the last rare position under
+// whichever mask turns out best needs no second pass.
+class StatsCounter {
+ public:
+  // Counts values[counted()..to), the values after those counted so far.
+  void add(const ValuesView& values, std::uint64_t to);
+  // Counts G(first..first + count - 1); first must be counted().
+  template <class T>
+  void add(const T* g, std::uint64_t first, std::uint64_t count);
+
+  std::uint64_t counted() const { return counted_; }
+
+  // The statistics of the values counted: best mask (with the position only for splits of one
+  // parity), its rare count and last rare position, the largest value.
+  SparseStats stats(SplitTakeParity splits) const;
+
+ private:
+  std::uint64_t counted_ = 0;
+  Value max_value_ = 0;
+  std::uint64_t max_at_ = 0;
+  std::vector<std::uint64_t> histogram_, odd_histogram_;
+  std::vector<std::int64_t> last_at_;  // last_at_[2 v + parity of n]: the last n with G(n) = v, or -1
+};
+
 // One pass over the values: histogram, largest value, best mask, rare positions under it. The
 // position enters the mask only for a game whose splits take one parity (splits, from
 // Rules::split_take_parity); a sequence of no known game leaves it out.
 SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits = SplitTakeParity::Mixed);
-// The same for G(0..n-1) read through read (a run file), a block of 2^18 values at a time: one
-// pass forward for the histograms, then backward from the end to the last rare position. Holds one
-// block, not the values.
+// The same for G(0..n-1) read through read (a run file), a block of 2^18 values at a time. Holds
+// one block, not the values.
 SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits = SplitTakeParity::Mixed);
 
 // Positions whose value is rare under mask, in increasing order.

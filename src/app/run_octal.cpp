@@ -390,7 +390,8 @@ class RunSaver {
   }
 
   // The record of the run so far, marked unfinished. With every value in memory its statistics
-  // are a pass over them, made on the writer thread too.
+  // are counted on the writer thread too, from the values added since the last checkpoint
+  // (counted_, touched by one write at a time).
   void start_checkpoint(const Engine& engine, std::uint64_t target) {
     const bool count_values = !engine.values().has_released();
     RunInfo info = info_for(engine);
@@ -401,10 +402,13 @@ class RunSaver {
     const SplitTakeParity splits = engine.rules().split_take_parity();
     start_write(engine.values(), true,
                 [this, info = std::move(info), count_values, splits](const ValuesView& values) mutable {
-                  if (count_values) info.stats = compute_stats(values, splits);
+                  if (count_values) {
+                    counted_.add(values, values.size());
+                    info.stats = counted_.stats(splits);
+                  }
                   save(info, values);
                 });
-    if (count_values) write_->reads_from = 0;
+    if (count_values) write_->reads_from = std::min(write_->reads_from, counted_.counted());
     last_checkpoint_ = std::chrono::steady_clock::now();
   }
 
@@ -468,6 +472,7 @@ class RunSaver {
   std::optional<RunFileWriter> writer_;  // none for a run continued from a version-2 file
   std::uint64_t saved_n_ = 0;    // n of the last checkpoint finished
   std::uint64_t durable_n_ = 0;  // writer_->durable_n() as of the last write finished
+  StatsCounter counted_;         // the checkpoints' statistics, advanced by each on the writer thread
   double every_seconds_;
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_checkpoint_;  // when the last checkpoint began
