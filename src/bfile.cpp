@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "atomic_file.hpp"
 
@@ -14,6 +15,9 @@ namespace {
   throw BfileError("cannot write the b-file " + path + ": " + why);
 }
 
+// Values read at a time: some 2 MB of text a block.
+constexpr std::uint64_t kReadBlock = std::uint64_t{1} << 18;
+
 void append_number(std::string& out, std::uint64_t value) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
@@ -22,27 +26,26 @@ void append_number(std::string& out, std::uint64_t value) {
 
 }  // namespace
 
-void write_bfile(const std::string& path, const std::string& game, const Sequence& values,
+void write_bfile(const std::string& path, const std::string& game, std::uint64_t n, const ValueReader& read,
                  const std::string& program) {
-  const std::uint64_t n = values.size();
-  if (values.has_released())
-    fail(path, "G(" + std::to_string(values.prefix_end()) + ".." + std::to_string(values.tail_start() - 1) +
-                   ") were released to stay within a memory bound, and a b-file lists every value");
   if (std::filesystem::is_directory(path)) fail(path, "it is a directory");
   try {
     AtomicFile file(path);
     std::string text = "# G(n), n = 0.." + std::to_string(n == 0 ? 0 : n - 1) +
                        ": the Sprague-Grundy values (nim-sequence) of the heap game " + game + "\n" +
                        "# offset 0: the first line is G(0)\n" + "# written by sgx " + program + "\n";
-    for (std::uint64_t i = 0; i < n; ++i) {
-      append_number(text, i);
-      text += ' ';
-      append_number(text, values[i]);
-      text += '\n';
-      if (text.size() >= (std::size_t{1} << 20)) {
-        file.write(text);
-        text.clear();
+    std::vector<Value> block(std::min(n, kReadBlock));
+    for (std::uint64_t from = 0; from < n; from += kReadBlock) {
+      const std::uint64_t count = std::min(n - from, kReadBlock);
+      read(from, from + count, block.data());
+      for (std::uint64_t i = 0; i < count; ++i) {
+        append_number(text, from + i);
+        text += ' ';
+        append_number(text, block[i]);
+        text += '\n';
       }
+      file.write(text);
+      text.clear();
     }
     file.write(text);
     file.commit();

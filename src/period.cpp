@@ -289,21 +289,6 @@ PeriodResult additive_period_of(std::span<const T> values) {
   return result;
 }
 
-// The held values of values from memory, the others (a released middle) through read_released.
-ValueReader held_or_released(const Sequence& values, const ValueReader& read_released) {
-  return [&values, &read_released](std::uint64_t from, std::uint64_t to, Value* out) {
-    // Released values lie in [prefix_end, tail_start): below and above it they are held.
-    const std::uint64_t released_from = std::clamp(values.prefix_end(), from, to);
-    const std::uint64_t released_to = std::clamp(values.tail_start(), released_from, to);
-    values.visit([&](const auto& g) {
-      std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(released_from), out);
-      std::copy(g.begin() + static_cast<std::ptrdiff_t>(released_to), g.begin() + static_cast<std::ptrdiff_t>(to),
-                out + (released_to - from));
-    });
-    if (released_from < released_to) read_released(released_from, released_to, out + (released_from - from));
-  };
-}
-
 // What every analysis of a heap game's sequence shares: the plan, the criterion, the proof.
 template <class Detect>
 PeriodResult analyze_game(std::uint64_t n, const Rules& rules, Detect detect_values) {

@@ -284,4 +284,22 @@ bool operator==(const Sequence& a, const Sequence& b) {
   });
 }
 
+ValueReader held_or_released(const Sequence& values, const ValueReader& read_released) {
+  return [&values, read_released](std::uint64_t from, std::uint64_t to, Value* out) {
+    // Released values lie in [prefix_end, tail_start): below and above it they are held.
+    const std::uint64_t released_from = std::clamp(values.prefix_end(), from, to);
+    const std::uint64_t released_to = std::clamp(values.tail_start(), released_from, to);
+    values.visit([&](const auto& g) {
+      std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(released_from), out);
+      std::copy(g.begin() + static_cast<std::ptrdiff_t>(released_to), g.begin() + static_cast<std::ptrdiff_t>(to),
+                out + (released_to - from));
+    });
+    if (released_from == released_to) return;
+    if (!read_released)
+      throw std::invalid_argument("G(" + std::to_string(released_from) + ".." + std::to_string(released_to - 1) +
+                                  ") were released to stay within a memory bound, and nothing reads them back");
+    read_released(released_from, released_to, out + (released_from - from));
+  };
+}
+
 }  // namespace sgx

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/rules.hpp"
@@ -286,6 +287,15 @@ TEST_F(BoundedRunFile, PreperiodInTheReleasedMiddleIsFoundAndProven) {
     EXPECT_EQ(other->proven, period.proven);
     EXPECT_EQ(other->exceptions, period.exceptions);
   }
+
+  // A b-file of the bounded run reads its released middle back from the file: the same lines as
+  // from every value in memory. Without a reader the released values are refused, not made up.
+  write_bfile(path("kept.txt"), "0.56", n, held_or_released(kept, read_released), "test");
+  write_bfile(path("every.txt"), "0.56", n, held_or_released(every), "test");
+  EXPECT_EQ(testing::read_file(path("kept.txt")), testing::read_file(path("every.txt")));
+  EXPECT_TRUE(testing::contains(testing::read_file(path("kept.txt")), "\n400000 " + std::to_string(every[400000]) + "\n"));
+  std::vector<Value> buffer(n);
+  EXPECT_THROW(held_or_released(kept)(0, n, buffer.data()), std::invalid_argument);
 }
 
 // Through the real tool. A game without splits is fast enough to pass the bound of --memory 128M

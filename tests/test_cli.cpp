@@ -146,7 +146,6 @@ TEST_F(CliTest, BfileListsTheValuesAfterAHeader) {
 TEST_F(CliTest, BfileRefusesWhatItCannotWrite) {
   std::ofstream(path("old.txt")) << "kept\n";
   const std::vector<std::pair<std::string, std::vector<std::string>>> usage = {
-      {"run_octal", {"0.137", "--n", "100", "--bfile", "b.txt", "--memory", "1G"}},
       {"run_octal", {"wythoff", "--n", "16", "--bfile", "b.txt"}},
       {"sg_period", {"a.h5", "b.h5", "--bfile", "b.txt"}},
   };

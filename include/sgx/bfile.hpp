@@ -16,11 +16,11 @@ class BfileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes G(0..n-1) to path, one "n G(n)" line each, after '#' comment lines naming the game, the
-// offset (0: the first line is G(0)) and the program (e.g. "run_octal 1.4.0"). The file is written
-// beside path and renamed into place, so a reader never sees half of it. Every value must be held
-// (none released by a bounded run).
-void write_bfile(const std::string& path, const std::string& game, const Sequence& values,
+// Writes G(0..n-1), read a block at a time through read (held_or_released in sequence.hpp, or
+// run_file_reader in store.hpp), to path, one "n G(n)" line each, after '#' comment lines naming the
+// game, the offset (0: the first line is G(0)) and the program (e.g. "run_octal 1.4.0"). The file
+// is written beside path and renamed into place, so a reader never sees half of it.
+void write_bfile(const std::string& path, const std::string& game, std::uint64_t n, const ValueReader& read,
                  const std::string& program);
 
 }  // namespace sgx

@@ -154,6 +154,10 @@ class Sequence {
   std::uint64_t tail_start_ = 0;
 };
 
+// G(from..to-1) of values: the held ones from memory, a released middle (a bounded run) through
+// read_released, e.g. run_file_reader of the run's file. values must outlive the reader.
+ValueReader held_or_released(const Sequence& values, const ValueReader& read_released = {});
+
 // The values of a Sequence as they are when the view is taken, G(0..size()-1), read only and
 // without a copy: what code that only reads values takes (writing them to a file, counting them),
 // so that it serves a Sequence (which converts, as a std::string does to a std::string_view) and

@@ -534,8 +534,6 @@ std::optional<Options> parse_options(int argc, char** argv) {
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must be positive");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
-  if (!o.bfile.empty() && vm.count("memory"))
-    throw cli::UsageError("--bfile lists every value, and --memory may release some: choose one");
   return o;
 }
 
@@ -735,6 +733,9 @@ int run(int argc, char** argv) {
   const std::uint64_t stored_n = stored.values.size();
   RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
                  stretch_starting(command_line(argc, argv), o.threads, stored_n));
+  if (!o.bfile.empty() && !saver.holds_every_value())
+    throw cli::UsageError("--bfile lists every value, and " + path + " (format version 2) keeps none of the values " +
+                          "its --memory released: run it again without --resume to have them");
   EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
   engine_options.profile = o.profile;
   if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
@@ -803,7 +804,9 @@ int run(int argc, char** argv) {
   info.stats = run_stats(engine);
   info.period = outcome.period;
   saver.finish(info, values);
-  if (!o.bfile.empty()) write_bfile(o.bfile, game, values, std::string(kTool) + " " + kVersion);
+  // A bounded run's released values are read back from its file, where the last save put them.
+  if (!o.bfile.empty())
+    write_bfile(o.bfile, game, values.size(), held_or_released(values, read_released), std::string(kTool) + " " + kVersion);
 
   RunReport report;
   report.game = game;

@@ -151,7 +151,7 @@ int run(int argc, char** argv) {
     const PeriodResult period = analyze_period(n, read, rules);
     const SparseStats stats = compute_stats(n, read, rules.split_take_parity());
     if (!bfile.empty())
-      write_bfile(bfile, record.game, read_run_file(file, LoadValues::All).values, std::string(kTool) + " " + kVersion);
+      write_bfile(bfile, record.game, n, read, std::string(kTool) + " " + kVersion);
     if (table) {
       rows.push_back({record.game, n, stats, period});
     } else if (json) {
