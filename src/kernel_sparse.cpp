@@ -24,12 +24,19 @@
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel. In order, each heap then adds its pairs with a rare part inside the
 // block (few), takes the mex, and looks for any rare value still missing among the pairs the
-// parallel part could not see.
+// parallel part could not see. That last look is the slow part of a heap's turn, and it almost
+// never changes the value: where it is all that is left, the value is taken on speculation and
+// the looks run after the block, in parallel; a wrong guess (a new rare position) takes back the
+// values from its heap on, and the rest of the block is decided again.
 
 #include <algorithm>
 #include <bit>
+#include <exception>
 #include <limits>
+#include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <omp.h>
 
@@ -164,6 +171,21 @@ class SparseKernel final : public Kernel {
   }
 
  private:
+  // The working sets of one full decision, sized for bound_ (fit() before each use).
+  struct DecideScratch {
+    std::uint64_t bound = 0;
+    ValueSet seen, missing;
+    ValueMarks marks;
+
+    void fit(std::uint64_t new_bound) {
+      if (bound == new_bound) return;
+      bound = new_bound;
+      seen.reset(bound);
+      missing.reset(bound);
+      marks.reset(bound);
+    }
+  };
+
   // Bounded memory: which values the pairs may read (sequence.hpp). Rare values are kept apart in
   // rare_values_, so only a pair's other part must be held.
   void set_reach(const Sequence& values) {
@@ -202,7 +224,6 @@ class SparseKernel final : public Kernel {
   // Computes heaps block by block until target, or until a value does not fit T (returned).
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
-    const Value type_max = std::numeric_limits<T>::max();
     while (g.size() < target) {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
@@ -210,39 +231,129 @@ class SparseKernel final : public Kernel {
       if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_) choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
-      // This part runs on one thread while the others wait, so it does as little as it can:
-      // each heap's few options that the parallel part could not see are only compared with its
-      // least common values not yet seen (decide_quickly); the rest of the work, every option in
-      // a set, is left to the heaps where that does not settle the value.
-      ValueSet seen(bound_);
-      ValueMarks marks(bound_);
-      const bool quick = can_decide_quickly(start);
-      if (quick) lay_out_near_rare<T>();
-      for (std::uint64_t n = start; n < end; ++n) {
-        Value value = 0;
-        if (!quick || !decide_quickly(g, n, start, rare_before_block, value)) {
-          if (!marks.holds(bound_)) {  // the values grew a bit wider during the block
-            seen.reset(bound_);
-            marks.reset(bound_);
-          }
-          if (!decide_marks_.holds(bound_)) decide_marks_.reset(bound_);
-          seen.assign(known_[n - start]);
-          if (moves_.split_three().empty()) {
-            moves_.mark_simple_options(g, n, seen);
-          } else {  // three-heap splits have many options: marked, then folded
-            moves_.mark_simple_options(g, n, marks);
-            marks.move_into(seen);
-          }
-          enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
-          value = decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start]);
+      if (can_decide_quickly(start)) lay_out_near_rare<T>();
+      start_undo_log();
+      // The ordered part, then the confirmation of the values it took on speculation; a miss
+      // (the lowest heap whose full decision differs) is put right and the rest of the block
+      // decided again, without speculation: where one guess was wrong, more often are (new rare
+      // positions come in clusters), and each costs the rest of the block.
+      block_missed_ = false;
+      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
+      std::uint64_t from = start;
+      for (;;) {
+        std::optional<Value> too_wide;
+        std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
+        try {
+          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate);
+        } catch (const MemoryReachError&) {
+          stopped = std::current_exception();
         }
-        if (value > type_max) return value;
-        g.push_back(static_cast<T>(value));
-        record(n, value);
+        const std::optional<Miss> miss = confirm_speculations(g, start, rare_before_block);
+        if (!miss) {
+          if (stopped) std::rethrow_exception(stopped);
+          if (too_wide) return *too_wide;
+          break;
+        }
+        block_missed_ = true;
+        speculate = false;
+        forget_from(g, miss->heap);
+        g.push_back(static_cast<T>(miss->value));
+        record(miss->heap, miss->value);
+        from = miss->heap + 1;
       }
+      quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
       if (mask_stale_) choose_mask(g);
     }
     return 0;
+  }
+
+  // The ordered part of the block from start, for heaps from..end - 1: each heap's options that the
+  // parallel part could not see, in order. It runs on one thread while the others wait, so it does
+  // as little as it can: those few options are only compared with the heap's least common values
+  // not yet seen (decide_quickly), and with speculate, a value that then stands unless a rare
+  // value below it is given by no option is taken on speculation (listed in speculated_,
+  // confirmed after the block in parallel). Only where that does not settle the value are all
+  // options put in a set (the full decision); there a guess that would have been wrong counts as a
+  // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
+  template <class T>
+  std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
+                                       std::size_t rare_before_block, bool speculate) {
+    const Value type_max = std::numeric_limits<T>::max();
+    const bool quick = can_decide_quickly(start);
+    for (std::uint64_t n = from; n < end; ++n) {
+      Value value = 0;
+      const Quick outcome = quick ? decide_quickly(g, n, start, rare_before_block, value) : Quick::kUndecided;
+      if (outcome == Quick::kSpeculative && speculate) {
+        speculated_.push_back(n);
+      } else if (outcome != Quick::kDecided) {
+        const Value guess = value;
+        value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
+        if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
+      }
+      if (value > type_max) return value;
+      g.push_back(static_cast<T>(value));
+      record(n, value);
+    }
+    return std::nullopt;
+  }
+
+  // A heap whose full decision differs from the value taken on speculation.
+  struct Miss {
+    std::uint64_t heap;
+    Value value;  // its true value
+  };
+
+  // Runs the full decision of every heap in speculated_, in parallel (each reads only the values
+  // below its heap, all in g), and empties the list. Returns the lowest heap whose value was wrong.
+  // A full decision that needs released values (MemoryReachError) below any miss is rethrown,
+  // once the values from its heap on are forgotten, as the ordered part would have thrown it.
+  template <class T>
+  std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::uint64_t start, std::size_t rare_before_block) {
+    const std::size_t count = speculated_.size();
+    if (count == 0) return std::nullopt;
+    confirmed_.resize(count);
+    std::size_t first_stopped = count;
+    std::exception_ptr stopped;
+    const bool parallel = count > 1;
+    const bool timed = timing_tasks();
+    const Ticks region_started = timed ? read_ticks() : 0;
+    RegionTicks tasks;
+#pragma omp parallel if (parallel)
+    {
+      DecideScratch scratch;
+      TaskTimer timer(timed);
+#pragma omp for schedule(dynamic)  // heaps as tasks: most take a short scan, a few a long one
+      for (std::size_t i = 0; i < count; ++i) {
+        timer.start();
+        try {
+          confirmed_[i] = decide_fully(g, speculated_[i], start, rare_before_block, scratch);
+        } catch (const MemoryReachError&) {
+#pragma omp critical(sgx_confirm_stopped)
+          if (i < first_stopped) {
+            first_stopped = i;
+            stopped = std::current_exception();
+          }
+        }
+        timer.stop();
+      }
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        timer.merge_into(tasks);
+      }
+    }
+    if (timed) record_region(tasks, region_started, parallel);
+    std::optional<Miss> miss;
+    for (std::size_t i = 0; i < count && !miss; ++i) {
+      const std::uint64_t n = speculated_[i];
+      if (i == first_stopped) {
+        speculated_.clear();
+        forget_from(g, n);
+        std::rethrow_exception(stopped);
+      }
+      if (confirmed_[i] != g[n]) miss = Miss{n, confirmed_[i]};
+    }
+    speculated_.clear();
+    return miss;
   }
 
   // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
@@ -307,10 +418,11 @@ class SparseKernel final : public Kernel {
     mark_pairs(g, move, m, first, std::lower_bound(first, rare_.end(), m), marks);
   }
 
-  // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m.
+  // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m. Called for every heap of
+  // a group, a few pairs each: kept inline (as a call, 0.167 took 2% more instructions).
   template <class T, class Marks>
-  void mark_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, RareIt first, RareIt last,
-                  Marks& marks) const {
+  [[gnu::always_inline]] void mark_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m,
+                                         RareIt first, RareIt last, Marks& marks) const {
     auto mark = [&](RareIt from, RareIt to) {
       const Value* part = rare_values_.data() + (from - rare_.begin());
       for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
@@ -593,26 +705,45 @@ class SparseKernel final : public Kernel {
   // the least unseen one lies there, the rare pairs with partner below start are listed again.
   template <class T>
   Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
-               std::uint64_t scanned_to, Value exact_below) {
+               std::uint64_t scanned_to, Value exact_below, DecideScratch& scratch) const {
     const ValueSet& common = common_pattern(n);
+    ValueSet& missing = scratch.missing;
     Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
-        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, decide_marks_);
-      decide_marks_.move_into(seen);
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, scratch.marks);
+      scratch.marks.move_into(seen);
       c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
-    if (missing_.assign_missing_below(seen, common, c) == 0) return c;
-    collect_missing(g, n, 1, start, n, decide_marks_, missing_, seen);
-    if (missing_.first_present(c) < c) {
-      const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, decide_marks_, missing_, seen);
+    if (missing.assign_missing_below(seen, common, c) == 0) return c;
+    collect_missing(g, n, 1, start, n, scratch.marks, missing, seen);
+    if (missing.first_present(c) < c) {
+      const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, scratch.marks, missing, seen);
       if (scan.cut_short)
         throw MemoryReachError(n, scan.reach_a + 1,
                                "heap " + std::to_string(n) + " must look for the rare value " +
-                                   std::to_string(missing_.first_present(c)) + " among splits (a, m - a) with a > " +
+                                   std::to_string(missing.first_present(c)) + " among splits (a, m - a) with a > " +
                                    std::to_string(scan.reach_a) + ", " + released_text(n));
     }
-    return missing_.first_present(c);
+    return missing.first_present(c);
+  }
+
+  // G(n) from every option: the pairs listed for it in the parallel part, its simple options and
+  // its pairs with a partner inside the block, then decide(). Reads only the values below n.
+  template <class T>
+  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                     DecideScratch& scratch) const {
+    scratch.fit(bound_);
+    ValueSet& seen = scratch.seen;
+    seen.assign(known_[n - start]);
+    if (moves_.split_three().empty()) {
+      moves_.mark_simple_options(g, n, seen);
+    } else {  // three-heap splits have many options: marked, then folded
+      moves_.mark_simple_options(g, n, scratch.marks);
+      scratch.marks.move_into(seen);
+    }
+    enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
+    return decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start], scratch);
   }
 
   // Whether decide_quickly may be used for the block from start: moves few enough to compare
@@ -634,6 +765,10 @@ class SparseKernel final : public Kernel {
     std::vector<T> holes = std::vector<T>(tuning::kSparseBlock);
   };
   template <class T>
+  const NearRare<T>& near_rare() const {
+    return std::get<NearRare<T>>(near_rare_);
+  }
+  template <class T>
   NearRare<T>& near_rare() {
     return std::get<NearRare<T>>(near_rare_);
   }
@@ -650,16 +785,25 @@ class SparseKernel final : public Kernel {
       }
   }
 
+  // What decide_quickly settled.
+  enum class Quick {
+    kUndecided,   // nothing: the full decision must run
+    kDecided,     // G(n)
+    kSpeculative  // G(n) unless a rare value below it is given by no option (then the least such)
+  };
+
   // G(n) when it follows from little: the heap's least common values missing from its known set
   // (the candidates) are compared with the options the parallel part could not see, its pairs
-  // with a partner inside the block and its simple options; the first candidate none of them
-  // gives is G(n) if every rare value below it is known present. Returns false, leaving the
-  // heap to the full decision, when that does not settle it.
+  // with a partner inside the block and its simple options; the first candidate c none of them
+  // gives is G(n) if every rare value below it is known present. If one is not, c is taken on
+  // speculation: every common value below c is given, so G(n) differs from c only when one of
+  // those rare values is given by no option at all, a new rare position (few past the first
+  // thousands of heaps).
   template <class T>
-  bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
-                      Value& value) {
+  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                       Value& value) const {
     const ValueSet& known = known_[n - start];
-    if (known.word_count() != common_pattern(n).word_count()) return false;  // the values grew wider
+    if (known.word_count() != common_pattern(n).word_count()) return Quick::kUndecided;  // the values grew wider
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
     const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
                                          static_cast<Value>(std::numeric_limits<T>::max())});
@@ -669,7 +813,7 @@ class SparseKernel final : public Kernel {
       candidates[count++] = static_cast<T>(v);
       return count < tuning::kQuickCandidates;
     });
-    if (count == 0) return false;
+    if (count == 0) return Quick::kUndecided;
     std::uint32_t given = 0;
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
@@ -695,11 +839,9 @@ class SparseKernel final : public Kernel {
     for (std::uint64_t k : moves_.leave_one())
       if (k < n) note(g[n - k]);
     const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
-    if (not_given == 0) return false;
-    const Value c = candidates[std::countr_zero(not_given)];
-    if (known.misses_any_below(common_pattern(n), c)) return false;  // a rare value below c may be missing
-    value = c;
-    return true;
+    if (not_given == 0) return Quick::kUndecided;
+    value = candidates[std::countr_zero(not_given)];
+    return known.misses_any_below(common_pattern(n), value) ? Quick::kSpeculative : Quick::kDecided;
   }
 
   void count_value(std::uint64_t n, Value value) {
@@ -717,13 +859,52 @@ class SparseKernel final : public Kernel {
 
   void record(std::uint64_t n, Value value) {
     const std::uint64_t old_bound = bound_;
+    const bool was_stale = mask_stale_;
     count_value(n, value);
-    if (bound_ != old_bound) build_patterns();
+    if (bound_ != old_bound) {
+      build_patterns();
+      bound_grown_at_.push_back({n, old_bound});
+    }
     if (lists_rare_ && is_rare(value, n, mask_)) {
       rare_.push_back(n);
       rare_values_.push_back(value);
       if (rare_.size() >= std::max(tuning::kMaskRechoiceLeast, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
         mask_stale_ = true;
+    }
+    if (mask_stale_ && !was_stale) stale_since_ = n;
+  }
+
+  // What record() changed in the block, for forget_from().
+  void start_undo_log() {
+    bound_grown_at_.clear();
+    stale_since_ = mask_stale_ ? 0 : kNever;
+  }
+
+  // Takes back the values from heap n on (n within the block, after start_undo_log()): as if
+  // they had never been recorded.
+  template <class T>
+  void forget_from(ValueVector<T>& g, std::uint64_t n) {
+    for (std::uint64_t k = n; k < g.size(); ++k) {
+      --histogram_[g[k]];
+      odd_histogram_[g[k]] -= k & 1;
+    }
+    g.resize(n);
+    while (!rare_.empty() && rare_.back() >= n) {
+      rare_.pop_back();
+      rare_values_.pop_back();
+    }
+    const auto grown = std::find_if(bound_grown_at_.begin(), bound_grown_at_.end(),
+                                    [n](const auto& growth) { return growth.first >= n; });
+    if (grown != bound_grown_at_.end()) {
+      bound_ = grown->second;
+      histogram_.resize(bound_);
+      odd_histogram_.resize(bound_);
+      bound_grown_at_.erase(grown, bound_grown_at_.end());
+      build_patterns();
+    }
+    if (stale_since_ != kNever && stale_since_ >= n) {
+      mask_stale_ = false;
+      stale_since_ = kNever;
     }
   }
 
@@ -750,7 +931,6 @@ class SparseKernel final : public Kernel {
 
   // The values a heap's rare pairs list: not rare for it (docs/THEORY.md section 4).
   void build_patterns() {
-    missing_.reset(bound_);
     for (std::uint64_t parity = 0; parity < 2; ++parity) {
       common_patterns_[parity].reset(bound_);
       for (Value v = 0; v < bound_; ++v)
@@ -773,8 +953,14 @@ class SparseKernel final : public Kernel {
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;
   ValueSet common_patterns_[2];        // the common values below bound_ for even and odd heaps
-  ValueSet missing_;                   // decide()'s rare values not yet shown present
-  ValueMarks decide_marks_;
+  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> bound_grown_at_;  // this block: (heap, bound before)
+  std::uint64_t stale_since_ = kNever;  // the heap of this block whose record made mask_stale_ true
+  DecideScratch ordered_scratch_;      // the ordered part's full decisions
+  std::vector<std::uint64_t> speculated_;  // heaps of the block whose value was taken on speculation
+  std::vector<Value> confirmed_;       // their full decisions
+  bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
+  std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it

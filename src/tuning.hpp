@@ -24,6 +24,12 @@ static_assert(kSparseBlock % 64 == 0, "the ordered part reads the near rare posi
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
 inline constexpr int kQuickCandidates = 4;
 inline constexpr std::size_t kQuickMovesAtMost = 4;
+// The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after
+// this many blocks in a row whose guesses were all right. Among the first thousands of heaps, where
+// new rare positions are many, a wrong guess costs its block's speculations after it. Past them
+// guesses are hardly ever wrong (to 2^22: Grundy's game the last at 82860, 0.6 at 20627, 0.167
+// never), so the rule then changes nothing (bench/README, "Speculative full decisions").
+inline constexpr std::uint64_t kSpeculateAfterQuietBlocks = 1;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).
 inline constexpr std::uint64_t kSparseGroup = 64;
