@@ -1,7 +1,9 @@
 // The command-line tools, run for real from the build tree, on real files.
 
 #include <gtest/gtest.h>
+
 #include <pty.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +44,31 @@ std::vector<std::string> lines(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
+}
+
+// More threads than processors only wait for each other (bench/README): the tools run as many as
+// the process may use, and say so. The child processes inherit an affinity of one processor.
+TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &all)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  Result r = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--json", "--out", path("t.h5")});
+  Result quiet = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--quiet", "--out", path("q.h5")});
+  Result sweep = run("sg_sweep", {"--codes", "0.6", "--n", "100", "--threads", "3", "--json"});
+  ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_object(r.out)["threads"], 1) << r.out;
+  EXPECT_TRUE(contains(r.err, "run_octal: --threads 4, but this process may run on 1 processor: running 1 thread"))
+      << r.err;
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_TRUE(contains(sweep.err, "sg_sweep: --threads 3, but this process may run on 1 processor")) << sweep.err;
 }
 
 TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {

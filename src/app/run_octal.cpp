@@ -37,6 +37,7 @@
 #include "cli.hpp"
 #include "file_lock.hpp"
 #include "memory.hpp"
+#include "processors.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
 #include "sgx/bfile.hpp"
@@ -670,8 +671,9 @@ int run_table(TableGame game, const Options& o) {
 }
 
 int run(int argc, char** argv) {
-  const std::optional<Options> parsed = parse_options(argc, argv);
+  std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return cli::kExitOk;
+  parsed->threads = cli::threads_to_use(kTool, parsed->threads, parsed->quiet);
   const Options& o = *parsed;
   const Game parsed_game = parse_game(o.game);
   if (const std::optional<TableGame> table_game = table_game_of(parsed_game.kind)) return run_table(*table_game, o);

@@ -12,6 +12,7 @@
 
 #include "cli.hpp"
 #include "file_lock.hpp"
+#include "processors.hpp"
 #include "sgx/store.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
@@ -92,7 +93,7 @@ double parse_seconds(const std::string& option, const std::string& text) {
 // How far games go: --n exactly, else until proven up to --max-n (the default when --n is absent).
 SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
   SweepSettings settings;
-  settings.threads = o.threads;
+  settings.threads = cli::threads_to_use(kTool, o.threads, o.quiet);
   settings.runs = o.runs;
   settings.checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text);
   if (vm.count("n")) {

@@ -1,0 +1,18 @@
+#pragma once
+// Processors as the tools see them: how many this process may run on, so that --threads beyond
+// them is lowered with a note rather than left to make the run several times slower.
+
+namespace sgx::cli {
+
+// Processors this process may run on: its CPU affinity (taskset, a batch system's binding), or
+// fewer when its cgroup's CPU quota (v2 cpu.max, v1 cpu.cfs_quota_us) allows less, rounded up.
+// 0 if unknown.
+unsigned usable_processors();
+
+// The threads a tool runs for --threads requested (0: the OpenMP default, every usable
+// processor): requested, or usable_processors() when that is fewer, said in one line on stderr
+// unless quiet. More threads than processors do no more work at once; they only make each of the
+// kernels' parallel regions wait for threads that are not running (measured in bench/README).
+int threads_to_use(const char* tool, int requested, bool quiet);
+
+}  // namespace sgx::cli
