@@ -141,14 +141,18 @@ std::string submitted_with(const fs::path& dir, const std::string& arguments) {
 }
 
 TEST_F(BatchTest, TheLongRunJobAsksForMemoryAndASignalEarlyEnoughForItsCheckpoint) {
-  // 8G: --mem a tenth more; the checkpoint holds at most 4 GB of values, 75 s each, after 120 s.
+  // 8G: --mem a tenth more. The stop's checkpoint writes at most two segments of 2^24 values at
+  // two bytes each, 1/16 GB at 75 s a GB, after 120 s, whatever the run's size.
   const std::string bounded = submitted_with(dir_, "0.6 2^34 out.h5 8G");
-  EXPECT_TRUE(contains(bounded, "--mem=9012M --signal=B:USR1@420 ")) << bounded;
+  EXPECT_TRUE(contains(bounded, "--mem=9012M --signal=B:USR1@125 ")) << bounded;
   EXPECT_TRUE(contains(bounded, "long_run.sbatch 0.6 2^34 out.h5 8G")) << bounded;
-  // Without MEMORY: no --mem, and 2^30 values at two bytes each make 2 GB.
+  // Without MEMORY: no --mem; the same lead.
   const std::string whole = submitted_with(dir_, "0.6 2^30 out.h5");
   EXPECT_FALSE(contains(whole, "--mem")) << whole;
-  EXPECT_TRUE(contains(whole, "--signal=B:USR1@270 ")) << whole;
+  EXPECT_TRUE(contains(whole, "--signal=B:USR1@125 ")) << whole;
+  // A run shorter than two segments writes at most all of its values: 2^20 at two bytes.
+  const std::string short_run = submitted_with(dir_, "0.6 2^20 out.h5");
+  EXPECT_TRUE(contains(short_run, "--signal=B:USR1@121 ")) << short_run;
 }
 
 // ---- One writer per file ----
