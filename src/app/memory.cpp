@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cgroup.hpp"
 #include "cli.hpp"
 
 namespace sgx::cli {
@@ -24,25 +25,12 @@ bool read_number(const std::string& file, std::uint64_t& number) {
 
 // Room left under the memory limit of this process's cgroup, kNoLimit when it has none.
 std::uint64_t cgroup_room() {
-  std::ifstream cgroups("/proc/self/cgroup");
-  for (std::string line; std::getline(cgroups, line);) {
-    // "0::/path" (v2) or "4:memory:/path" (v1).
-    const auto first = line.find(':'), second = line.find(':', first + 1);
-    if (first == std::string::npos || second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1), group = line.substr(second + 1);
-    const bool v2 = controllers.empty();
-    if (!v2 && ("," + controllers + ",").find(",memory,") == std::string::npos) continue;
-    const std::string mount = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
-    const std::string limit_name = v2 ? "/memory.max" : "/memory.limit_in_bytes";
-    const std::string usage_name = v2 ? "/memory.current" : "/memory.usage_in_bytes";
-    // Inside a container the group's own directory is usually mounted as the root.
-    for (const std::string& dir : {mount + group, mount}) {
-      std::uint64_t limit = 0, usage = 0;
-      if (!read_number(dir + limit_name, limit)) continue;
-      if (limit >= kNoLimit) break;
-      read_number(dir + usage_name, usage);
-      return limit > usage ? limit - usage : 0;
-    }
+  for (const CgroupDir& dir : cgroup_dirs("memory")) {
+    std::uint64_t limit = 0, usage = 0;
+    if (!read_number(dir.path + (dir.v2 ? "/memory.max" : "/memory.limit_in_bytes"), limit)) continue;
+    if (limit >= kNoLimit) return kNoLimit;
+    read_number(dir.path + (dir.v2 ? "/memory.current" : "/memory.usage_in_bytes"), usage);
+    return limit > usage ? limit - usage : 0;
   }
   return kNoLimit;
 }

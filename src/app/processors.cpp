@@ -6,38 +6,28 @@
 #include <iostream>
 #include <string>
 
+#include "cgroup.hpp"
+
 namespace sgx::cli {
 
 namespace {
 
 // Processors the quota of this process's cgroup allows (quota / period, rounded up), 0 for none.
 unsigned cgroup_processors() {
-  std::ifstream cgroups("/proc/self/cgroup");
-  for (std::string line; std::getline(cgroups, line);) {
-    // "0::/path" (v2) or "3:cpu,cpuacct:/path" (v1).
-    const auto first = line.find(':'), second = line.find(':', first + 1);
-    if (first == std::string::npos || second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1), group = line.substr(second + 1);
-    const bool v2 = controllers.empty();
-    if (!v2 && ("," + controllers + ",").find(",cpu,") == std::string::npos) continue;
-    const std::string mount = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/cpu";
-    // Inside a container the group's own directory is usually mounted as the root.
-    for (const std::string& dir : {mount + group, mount}) {
-      long long quota = 0, period = 0;
-      if (v2) {
-        std::ifstream max(dir + "/cpu.max");
-        std::string quota_text;
-        if (!(max >> quota_text >> period)) continue;
-        if (quota_text == "max") break;
-        quota = std::stoll(quota_text);
-      } else {
-        std::ifstream quota_file(dir + "/cpu.cfs_quota_us"), period_file(dir + "/cpu.cfs_period_us");
-        if (!(quota_file >> quota) || !(period_file >> period)) continue;
-        if (quota < 0) break;  // -1: no quota
-      }
-      if (quota <= 0 || period <= 0) break;
-      return static_cast<unsigned>((quota + period - 1) / period);
+  for (const CgroupDir& dir : cgroup_dirs("cpu")) {
+    long long quota = 0, period = 0;
+    if (dir.v2) {
+      std::ifstream max(dir.path + "/cpu.max");  // "max 100000", or "200000 100000" for two processors
+      std::string quota_text;
+      if (!(max >> quota_text >> period)) continue;
+      if (quota_text == "max") return 0;
+      quota = std::stoll(quota_text);
+    } else {
+      std::ifstream quota_file(dir.path + "/cpu.cfs_quota_us"), period_file(dir.path + "/cpu.cfs_period_us");
+      if (!(quota_file >> quota) || !(period_file >> period)) continue;
     }
+    if (quota <= 0 || period <= 0) return 0;  // v1 writes -1 for no quota
+    return static_cast<unsigned>((quota + period - 1) / period);
   }
   return 0;
 }
