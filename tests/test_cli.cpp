@@ -60,7 +60,14 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   Result r = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--json", "--out", path("t.h5")});
   Result quiet = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--quiet", "--out", path("q.h5")});
   Result sweep = run("sg_sweep", {"--codes", "0.6", "--n", "100", "--threads", "3", "--json"});
+  // Without --threads, OpenMP's default (here OMP_NUM_THREADS) is lowered too, without a note.
+  ASSERT_EQ(setenv("OMP_NUM_THREADS", "4", 1), 0);
+  Result by_default = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("d.h5")});
+  unsetenv("OMP_NUM_THREADS");
   ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
+  EXPECT_EQ(json_object(by_default.out)["threads"], 1) << by_default.out;
+  EXPECT_FALSE(contains(by_default.err, "--threads")) << by_default.err;
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json_object(r.out)["threads"], 1) << r.out;
   EXPECT_TRUE(contains(r.err, "run_octal: --threads 4, but this process may run on 1 processor: running 1 thread"))

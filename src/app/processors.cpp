@@ -1,5 +1,6 @@
 #include "processors.hpp"
 
+#include <omp.h>
 #include <sched.h>
 
 #include <fstream>
@@ -46,7 +47,11 @@ unsigned usable_processors() {
 
 int threads_to_use(const char* tool, int requested, bool quiet) {
   const unsigned processors = usable_processors();
-  if (requested <= 0 || processors == 0 || static_cast<unsigned>(requested) <= processors) return requested;
+  if (processors == 0) return requested;
+  // OpenMP's own default (OMP_NUM_THREADS, else the affinity) knows nothing of a cgroup's quota.
+  if (requested <= 0)
+    return static_cast<unsigned>(omp_get_max_threads()) > processors ? static_cast<int>(processors) : requested;
+  if (static_cast<unsigned>(requested) <= processors) return requested;
   if (!quiet)
     std::cerr << tool << ": --threads " << requested << ", but this process may run on " << processors
               << (processors == 1 ? " processor: running 1 thread" : " processors: running " + std::to_string(processors) + " threads")

@@ -9,9 +9,9 @@ namespace sgx::cli {
 // 0 if unknown.
 unsigned usable_processors();
 
-// The threads a tool runs for --threads requested (0: the OpenMP default, every usable
-// processor): requested, or usable_processors() when that is fewer, said in one line on stderr
-// unless quiet. More threads than processors do no more work at once; they only make each of the
+// The threads a tool runs for --threads requested: requested, or usable_processors() when that is
+// fewer, said in one line on stderr unless quiet. Without --threads (0), OpenMP's default
+// (OMP_NUM_THREADS, else the affinity), lowered the same way but silently. More threads than processors do no more work at once; they only make each of the
 // kernels' parallel regions wait for threads that are not running (measured in bench/README).
 int threads_to_use(const char* tool, int requested, bool quiet);
 
