@@ -31,13 +31,15 @@ void write_bfile(const std::string& path, const std::string& game, std::uint64_t
   if (std::filesystem::is_directory(path)) fail(path, "it is a directory");
   try {
     AtomicFile file(path);
-    std::string text = "# G(n), n = 0.." + std::to_string(n == 0 ? 0 : n - 1) +
-                       ": the Sprague-Grundy values (nim-sequence) of the heap game " + game + "\n" +
-                       "# offset 0: the first line is G(0)\n" + "# written by sgx " + program + "\n";
+    file.write("# G(n), n = 0.." + std::to_string(n == 0 ? 0 : n - 1) +
+               ": the Sprague-Grundy values (nim-sequence) of the heap game " + game + "\n" +
+               "# offset 0: the first line is G(0)\n" + "# written by sgx " + program + "\n");
     std::vector<Value> block(std::min(n, kReadBlock));
+    std::string text;
     for (std::uint64_t from = 0; from < n; from += kReadBlock) {
       const std::uint64_t count = std::min(n - from, kReadBlock);
       read(from, from + count, block.data());
+      text.clear();
       for (std::uint64_t i = 0; i < count; ++i) {
         append_number(text, from + i);
         text += ' ';
@@ -45,9 +47,7 @@ void write_bfile(const std::string& path, const std::string& game, std::uint64_t
         text += '\n';
       }
       file.write(text);
-      text.clear();
     }
-    file.write(text);
     file.commit();
   } catch (const AtomicFileError& e) {
     fail(path, std::strerror(e.error()));
