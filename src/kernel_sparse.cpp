@@ -22,7 +22,9 @@
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
-// block at once, in parallel. In order, each heap then adds its pairs with a rare part inside the
+// block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
+// each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
+// since one heap's scan can take thousands of pairs. In order, each heap then adds its pairs with a rare part inside the
 // block (few), takes the mex, and looks for any rare value still missing among the pairs the
 // parallel part could not see. That last look is the slow part of a heap's turn, and it almost
 // never changes the value: where it is all that is left, the value is taken on speculation and
@@ -367,22 +369,27 @@ class SparseKernel final : public Kernel {
     scanned_to_.assign(count, 0);
     const auto& splits = moves_.split_two();
     exact_below_.assign(count, kExact);
+    remark_.assign(count, 0);
+    screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
+    const bool quick = can_decide_quickly(start);
+    candidates_.resize(count);
+    candidates_bound_ = bound_;
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    RegionTicks tasks;
+    Ticks region_started = timed ? read_ticks() : 0;
+    RegionTicks marking, by_heap;
 #pragma omp parallel if (parallel)
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
       GroupMarks group;
-      std::vector<Screened> screened;
-      TaskTimer timer(timed);
+      TaskTimer mark_timer(timed), heap_timer(timed);
 #pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
-        timer.start();
+        mark_timer.start();
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
+        std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
         screened.clear();
         mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
         mark_probe_pairs_of_group(g, start, first, last, group);
@@ -391,21 +398,41 @@ class SparseKernel final : public Kernel {
           group.move_row_into(i - first, known_[i]);
         }
         if constexpr (sizeof(T) <= 2)
-          if (!screened.empty()) screen_group(g, start, first, last, screened, group);
-        for (std::uint64_t i = first; i < last; ++i) {
+          if (!screened.empty()) screen_group(g, start, first, last, screened);
+        mark_timer.stop();
+      }
+      // Then each heap's own work, a few heaps a task: the pairs of a heap whose screening failed,
+      // its scan for rare values (either may take thousands of pairs, and inside its group's task
+      // made that the block's longest), and its candidates for the ordered part.
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        mark_timer.merge_into(marking);
+#pragma omp barrier
+#pragma omp single
+        {
+          record_region(marking, region_started, parallel);
+          region_started = read_ticks();
+        }
+      }
+#pragma omp for schedule(dynamic, 1)
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseHeapsPerTask) {
+        heap_timer.start();
+        for (std::uint64_t i = first; i < std::min(count, first + tuning::kSparseHeapsPerTask); ++i) {
+          if (remark_[i]) mark_screened_pairs(g, i, marks);
           const ValueSet& common = common_pattern(start + i);
           const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
           if (missing.assign_missing_below(known_[i], common, c) > 0)
             scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
+          if (quick) list_candidates<T>(start + i, start);
         }
-        timer.stop();
+        heap_timer.stop();
       }
       if (timed) {
 #pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
+        heap_timer.merge_into(by_heap);
       }
     }
-    if (timed) record_region(tasks, region_started, parallel);
+    if (timed) record_region(by_heap, region_started, parallel);
     review_screening();
   }
 
@@ -551,12 +578,12 @@ class SparseKernel final : public Kernel {
 
   // Finishes the known sets of the heaps start + i, i in [first, last), from the rare pairs left
   // in screened: each heap's kScreenSlots least common values not yet seen are its candidates, and
-  // the pairs say which of them they give. A heap whose candidates all turn up has its pairs marked
-  // after all (its least unseen common value lies past them); exact_below_ says where each set
-  // stops being exact.
+  // the pairs say which of them they give. A heap whose candidates all turn up must have its pairs
+  // marked after all (its least unseen common value lies past them): remark_ says so, and
+  // mark_screened_pairs does it; exact_below_ says where each set stops being exact.
   template <class T>
   void screen_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first, std::uint64_t last,
-                    const std::vector<Screened>& screened, GroupMarks& group) {
+                    const std::vector<Screened>& screened) {
     const std::uint64_t heaps = last - first;
     ScreenCandidates<T> candidates;
     for (std::uint64_t j = 0; j < heaps; ++j) {
@@ -584,17 +611,44 @@ class SparseKernel final : public Kernel {
           known.first_missing_of(common_pattern(start + first + j), static_cast<Value>(bound_)) <
               exact_below_[first + j])
         continue;
-      auto marks = group.row(j);
-      for (const Screened& range : screened)
-        mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
-      group.move_row_into(j, known);
-      exact_below_[first + j] = kExact;
+      remark_[first + j] = 1;
       ++remarked;
     }
 #pragma omp atomic
     screened_heaps_ += heaps;
 #pragma omp atomic
     remarked_heaps_ += remarked;
+  }
+
+  // Marks the screened rare pairs of the block's heap i whose screening failed (remark_) into its
+  // known set, which is then exact.
+  template <class T>
+  void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
+    const std::uint64_t j = i % tuning::kSparseGroup;
+    for (const Screened& range : screened_of_group_[i / tuning::kSparseGroup])
+      mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
+    marks.move_into(known_[i]);
+    exact_below_[i] = kExact;
+  }
+
+  // Lists, for the ordered part's quick decision of heap n (block from start), the least common
+  // values missing from its known set, and which of them have a rare value below them that is not
+  // known present either. Done in the parallel part, so that the ordered part only compares.
+  template <class T>
+  void list_candidates(std::uint64_t n, std::uint64_t start) {
+    Candidates& listed = candidates_[n - start];
+    const ValueSet& known = known_[n - start];
+    const ValueSet& common = common_pattern(n);
+    // The largest T marks a hole (find_xor_values), so it is never a candidate.
+    const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
+                                         static_cast<Value>(std::numeric_limits<T>::max())});
+    listed.count = 0;
+    listed.unsure = 0;
+    known.for_each_missing_of(common, limit, [&](Value v) {
+      listed.values[listed.count] = v;
+      if (known.misses_any_below(common, v)) listed.unsure |= std::uint8_t(1u << listed.count);
+      return ++listed.count < tuning::kQuickCandidates;
+    });
   }
 
   // Adapts screen_marked_ to how often screening failed (tuning.hpp).
@@ -802,18 +856,12 @@ class SparseKernel final : public Kernel {
   template <class T>
   Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
                        Value& value) const {
-    const ValueSet& known = known_[n - start];
-    if (known.word_count() != common_pattern(n).word_count()) return Quick::kUndecided;  // the values grew wider
-    // The largest T marks a hole (find_xor_values), so it is never a candidate.
-    const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
-                                         static_cast<Value>(std::numeric_limits<T>::max())});
-    T candidates[tuning::kQuickCandidates];
-    int count = 0;
-    known.for_each_missing_of(common_pattern(n), limit, [&](Value v) {
-      candidates[count++] = static_cast<T>(v);
-      return count < tuning::kQuickCandidates;
-    });
+    if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
+    const Candidates& listed = candidates_[n - start];
+    const int count = listed.count;
     if (count == 0) return Quick::kUndecided;
+    T candidates[tuning::kQuickCandidates];
+    for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
     std::uint32_t given = 0;
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
@@ -840,8 +888,9 @@ class SparseKernel final : public Kernel {
       if (k < n) note(g[n - k]);
     const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
     if (not_given == 0) return Quick::kUndecided;
-    value = candidates[std::countr_zero(not_given)];
-    return known.misses_any_below(common_pattern(n), value) ? Quick::kSpeculative : Quick::kDecided;
+    const int chosen = std::countr_zero(not_given);
+    value = candidates[chosen];
+    return (listed.unsure >> chosen) & 1 ? Quick::kSpeculative : Quick::kDecided;
   }
 
   void count_value(std::uint64_t n, Value value) {
@@ -964,6 +1013,16 @@ class SparseKernel final : public Kernel {
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
+  std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
+  std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
+  // A heap's least common values missing from its known set, for decide_quickly.
+  struct Candidates {
+    Value values[tuning::kQuickCandidates];
+    std::uint8_t count = 0;
+    std::uint8_t unsure = 0;  // bit k: a rare value below values[k] is not known present
+  };
+  std::vector<Candidates> candidates_;  // per heap of the block
+  std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen

@@ -33,6 +33,11 @@ inline constexpr std::uint64_t kSpeculateAfterQuietBlocks = 1;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).
 inline constexpr std::uint64_t kSparseGroup = 64;
+// Heaps per task in the sparse kernel's work heap by heap, after a block's groups are marked (the
+// pairs of a heap whose screening failed, its scan for rare values, its candidates): most heaps
+// need little, a few thousands of pairs, so small tasks keep the longest one short. Not measured
+// against other sizes.
+inline constexpr std::uint64_t kSparseHeapsPerTask = 8;
 // The sparse kernel fetches the partners of the rare position this many places ahead of the one it
 // is pairing (see mark_rare_pairs_of_group).
 inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
