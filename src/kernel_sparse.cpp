@@ -24,16 +24,12 @@
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
 // each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
-// since one heap's scan can take thousands of pairs. Then, in order, each heap compares its pairs
-// with a rare part inside the block (few) with its candidates, and takes the first none gives.
-// The block is decided in runs (kSparseOrderedRun heaps): once a run is decided, the later heaps'
-// pairs with a partner in it are compared in parallel, so that a heap's turn in order covers only
-// the pairs with a partner in its own run. Where the candidates do not settle the value, the
-// heap looks for any rare value still missing among the pairs the parallel part could not see.
-// That look is the slow part of a heap's turn, and it almost never changes the value: where it
-// is all that is left, the value is taken on speculation and the looks run after the block, in
-// parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
-// rest of the block is decided again, heap by heap.
+// since one heap's scan can take thousands of pairs. In order, each heap then adds its pairs with a rare part inside the
+// block (few), takes the mex, and looks for any rare value still missing among the pairs the
+// parallel part could not see. That last look is the slow part of a heap's turn, and it almost
+// never changes the value: where it is all that is left, the value is taken on speculation and
+// the looks run after the block, in parallel; a wrong guess (a new rare position) takes back the
+// values from its heap on, and the rest of the block is decided again.
 
 #include <algorithm>
 #include <bit>
@@ -250,7 +246,7 @@ class SparseKernel final : public Kernel {
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
         try {
-          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate, /*in_runs=*/from == start);
+          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate);
         } catch (const MemoryReachError&) {
           stopped = std::current_exception();
         }
@@ -283,80 +279,24 @@ class SparseKernel final : public Kernel {
   // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
   template <class T>
   std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
-                                       std::size_t rare_before_block, bool speculate, bool in_runs) {
+                                       std::size_t rare_before_block, bool speculate) {
     const Value type_max = std::numeric_limits<T>::max();
     const bool quick = can_decide_quickly(start);
-    in_runs = in_runs && quick;
-    for (std::uint64_t run = from; run < end; run += tuning::kSparseOrderedRun) {
-      if (in_runs && run > start) compare_with_run(g, start, run - tuning::kSparseOrderedRun, run, end);
-      const std::uint64_t run_end = std::min(end, run + tuning::kSparseOrderedRun);
-      for (std::uint64_t n = run; n < run_end; ++n) {
-        Value value = 0;
-        const Quick outcome =
-            quick ? decide_quickly(g, n, start, in_runs ? run : start, rare_before_block, value) : Quick::kUndecided;
-        if (outcome == Quick::kSpeculative && speculate) {
-          speculated_.push_back(n);
-        } else if (outcome != Quick::kDecided) {
-          const Value guess = value;
-          value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
-          if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
-        }
-        if (value > type_max) return value;
-        g.push_back(static_cast<T>(value));
-        record(n, value);
+    for (std::uint64_t n = from; n < end; ++n) {
+      Value value = 0;
+      const Quick outcome = quick ? decide_quickly(g, n, start, rare_before_block, value) : Quick::kUndecided;
+      if (outcome == Quick::kSpeculative && speculate) {
+        speculated_.push_back(n);
+      } else if (outcome != Quick::kDecided) {
+        const Value guess = value;
+        value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
+        if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
       }
+      if (value > type_max) return value;
+      g.push_back(static_cast<T>(value));
+      record(n, value);
     }
     return std::nullopt;
-  }
-
-  // Once the run of heaps [run_first, run_last) is decided: which of their candidates the heaps
-  // [run_last, end) of the block from start get from pairs with a near rare position and a
-  // partner in the run, added to given_, in parallel. The ordered part then compares only a
-  // heap's pairs with a partner in its own run.
-  template <class T>
-  void compare_with_run(const ValueVector<T>& g, std::uint64_t start, std::uint64_t run_first, std::uint64_t run_last,
-                        std::uint64_t end) {
-    const std::uint64_t heaps = end - run_last;
-    const bool parallel = heaps >= tuning::kSparseGroup;
-    const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    RegionTicks tasks;
-    const NearRare<T>& near = near_rare<T>();
-    constexpr std::uint64_t kWidth = tuning::kSparseBlock;
-#pragma omp parallel if (parallel)
-    {
-      TaskTimer timer(timed);
-#pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t first = run_last; first < end; first += tuning::kSparseHeapsPerTask) {
-        timer.start();
-        for (std::uint64_t n = first; n < std::min(end, first + tuning::kSparseHeapsPerTask); ++n) {
-          const Candidates& listed = candidates_[n - start];
-          const int count = std::min<int>(listed.count, tuning::kQuickCandidates);
-          if (count == 0) continue;
-          T candidates[tuning::kQuickCandidates];
-          for (int k = 0; k < tuning::kQuickCandidates; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-          std::uint32_t given = 0;
-          for (const SplitMove& move : moves_.split_two()) {
-            // Lane j pairs r = kWidth - j with the partner m - kWidth + j: partners in the run are
-            // the lanes [run_first, run_last) + kWidth - m, those of r >= 1 below kWidth.
-            const std::uint64_t m = n - move.take;
-            if (m <= run_first) continue;
-            const std::uint64_t lane_first = run_first + kWidth - m;
-            const std::uint64_t lane_last = std::min(run_last + kWidth - m, kWidth);
-            if (lane_first >= lane_last) continue;
-            given |= find_xor_values(near.parts.data() + lane_first, g.data() + run_first, near.holes.data() + lane_first,
-                                     lane_last - lane_first, candidates, count);
-          }
-          given_[n - start] |= given;
-        }
-        timer.stop();
-      }
-      if (timed) {
-#pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
-      }
-    }
-    if (timed) record_region(tasks, region_started, parallel);
   }
 
   // A heap whose full decision differs from the value taken on speculation.
@@ -434,7 +374,6 @@ class SparseKernel final : public Kernel {
     const bool quick = can_decide_quickly(start);
     candidates_.resize(count);
     candidates_bound_ = bound_;
-    given_.assign(count, 0);
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
@@ -915,27 +854,26 @@ class SparseKernel final : public Kernel {
   // those rare values is given by no option at all, a new rare position (few past the first
   // thousands of heaps).
   template <class T>
-  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::uint64_t run,
-                       std::size_t rare_before_block, Value& value) const {
+  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                       Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
     const Candidates& listed = candidates_[n - start];
-    const int count = std::min<int>(listed.count, tuning::kQuickCandidates);
+    const int count = listed.count;
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
-    for (int k = 0; k < tuning::kQuickCandidates; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    // Pairs with a partner in the block before the run were compared in parallel (compare_with_run).
-    std::uint32_t given = run > start ? given_[n - start] : 0;
+    for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
+    std::uint32_t given = 0;
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
     };
     const NearRare<T>& near = near_rare<T>();
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
-      if (m > run) {
-        // Partners run..m-1 are the last m - run lanes. Lanes before them pair r with a partner
-        // below run, options already known or compared, so whole vectors of 64 bytes are taken.
+      if (m > start) {
+        // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
+        // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - run + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
         const std::uint64_t first_lane = tuning::kSparseBlock - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
@@ -1079,14 +1017,12 @@ class SparseKernel final : public Kernel {
   std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
-    Value values[tuning::kQuickCandidates] = {};  // values[count..] unused
+    Value values[tuning::kQuickCandidates];
     std::uint8_t count = 0;
     std::uint8_t unsure = 0;  // bit k: a rare value below values[k] is not known present
   };
-  static_assert(tuning::kQuickCandidates <= 8, "unsure has a bit for each");
   std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
-  std::vector<std::uint32_t> given_;    // per heap of the block: its candidates given by pairs with earlier runs
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
