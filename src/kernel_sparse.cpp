@@ -24,19 +24,14 @@
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
 // each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
-// since one heap's scan can take thousands of pairs. Then, in order, each heap compares its pairs
-// with a rare part inside the block (few) with its candidates, and takes the first none gives.
-// The block is decided in runs (kSparseOrderedRun heaps): once a run is decided, the later heaps'
-// pairs with a partner in it are compared in parallel, so that a heap's turn in order covers only
-// the pairs with a partner in its own run. Where the candidates do not settle the value, the
-// heap looks for any rare value still missing among the pairs the parallel part could not see.
-// That look is the slow part of a heap's turn, and it almost never changes the value: where it
-// is all that is left, the value is taken on speculation and the looks run after the block, in
-// parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
-// rest of the block is decided again, heap by heap.
+// since one heap's scan can take thousands of pairs. In order, each heap then adds its pairs with a rare part inside the
+// block (few), takes the mex, and looks for any rare value still missing among the pairs the
+// parallel part could not see. That last look is the slow part of a heap's turn, and it almost
+// never changes the value: where it is all that is left, the value is taken on speculation and
+// the looks run after the block, in parallel; a wrong guess (a new rare position) takes back the
+// values from its heap on, and the rest of the block is decided again.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <exception>
 #include <limits>
@@ -251,7 +246,7 @@ class SparseKernel final : public Kernel {
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
         try {
-          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate, /*in_runs=*/from == start);
+          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate);
         } catch (const MemoryReachError&) {
           stopped = std::current_exception();
         }
@@ -284,24 +279,12 @@ class SparseKernel final : public Kernel {
   // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
   template <class T>
   std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
-                                       std::size_t rare_before_block, bool speculate, bool in_runs) {
-    // In runs, other threads read the values while this one appends: they must not move.
-    if (in_runs && can_decide_quickly(start) && g.capacity() >= end)
-      return decide_in_runs(g, end, start, rare_before_block, speculate);
-    return decide_heaps(g, from, end, start, start, rare_before_block, speculate);
-  }
-
-  // The ordered part for heaps from..last - 1 of the block from start, whose pairs with a partner
-  // below compared_below were compared in parallel (given_; start: none were).
-  template <class T>
-  std::optional<Value> decide_heaps(ValueVector<T>& g, std::uint64_t from, std::uint64_t last, std::uint64_t start,
-                                    std::uint64_t compared_below, std::size_t rare_before_block, bool speculate) {
+                                       std::size_t rare_before_block, bool speculate) {
     const Value type_max = std::numeric_limits<T>::max();
     const bool quick = can_decide_quickly(start);
-    for (std::uint64_t n = from; n < last; ++n) {
+    for (std::uint64_t n = from; n < end; ++n) {
       Value value = 0;
-      const Quick outcome =
-          quick ? decide_quickly(g, n, start, compared_below, rare_before_block, value) : Quick::kUndecided;
+      const Quick outcome = quick ? decide_quickly(g, n, start, rare_before_block, value) : Quick::kUndecided;
       if (outcome == Quick::kSpeculative && speculate) {
         speculated_.push_back(n);
       } else if (outcome != Quick::kDecided) {
@@ -314,127 +297,6 @@ class SparseKernel final : public Kernel {
       record(n, value);
     }
     return std::nullopt;
-  }
-
-  // A piece of the comparisons behind decide_in_runs: the heaps [first, last) of run `target`
-  // against the partners in run `partners`, an earlier one.
-  struct RunComparison {
-    std::uint64_t target, partners, first, last;
-  };
-
-  // The ordered part of a fresh block, run by run (kSparseOrderedRun heaps). While this thread
-  // decides run k, the others compare the heaps of later runs with the pairs whose partner lies in
-  // a run already decided (k - 1 and before): a heap of run k + 2 against run k - 1, say. When
-  // run k is reached, its heaps have been compared with runs 0..k-2, so its ordered part compares
-  // only the pairs with a partner in runs k - 1 and k. No thread waits for a barrier: this one
-  // takes up any comparison its next run still needs, and the others stop when the block is done.
-  template <class T>
-  std::optional<Value> decide_in_runs(ValueVector<T>& g, std::uint64_t end, std::uint64_t start,
-                                      std::size_t rare_before_block, bool speculate) {
-    constexpr std::uint64_t kRun = tuning::kSparseOrderedRun;
-    const std::uint64_t runs = (end - start + kRun - 1) / kRun;
-    auto run_first = [&](std::uint64_t k) { return start + k * kRun; };
-    auto run_last = [&](std::uint64_t k) { return std::min(end, start + (k + 1) * kRun); };
-    // The comparisons in the order they become possible: by the run of partners, then target.
-    comparisons_.clear();
-    std::vector<std::uint32_t> needed(runs, 0);
-    for (std::uint64_t partners = 0; partners + 2 < runs; ++partners)
-      for (std::uint64_t target = partners + 2; target < runs; ++target)
-        for (std::uint64_t first = run_first(target); first < run_last(target); first += tuning::kSparseGroup) {
-          comparisons_.push_back({target, partners, first, std::min(run_last(target), first + tuning::kSparseGroup)});
-          ++needed[target];
-        }
-    std::vector<std::atomic<std::uint32_t>> done(runs);
-    std::atomic<std::size_t> next{0};      // the first comparison no thread has taken
-    std::atomic<std::uint64_t> decided{0};  // runs decided
-    std::atomic<bool> finished{false};
-    std::optional<Value> too_wide;
-    std::exception_ptr stopped;
-    const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    Ticks ordered_ticks = 0;  // this thread's ordered part: one-thread work, not the region's
-    RegionTicks tasks;
-    // Takes the next comparison if its partners are decided, and does it; false if there is none.
-    auto take_one = [&](TaskTimer& timer) {
-      std::size_t i = next.load(std::memory_order_relaxed);
-      while (i < comparisons_.size() && comparisons_[i].partners < decided.load(std::memory_order_acquire)) {
-        if (next.compare_exchange_weak(i, i + 1, std::memory_order_relaxed)) {
-          timer.start();
-          const RunComparison& c = comparisons_[i];
-          compare_with_run(g, start, run_first(c.partners), run_last(c.partners), c.first, c.last);
-          timer.stop();
-          done[c.target].fetch_add(1, std::memory_order_release);
-          return true;
-        }
-      }
-      return false;
-    };
-#pragma omp parallel if (!comparisons_.empty())
-    {
-      TaskTimer timer(timed);
-      if (omp_get_thread_num() == 0) {
-        try {
-          for (std::uint64_t k = 0; k < runs && !too_wide; ++k) {
-            while (done[k].load(std::memory_order_acquire) < needed[k])
-              if (!take_one(timer)) wait_a_moment();
-            const Ticks decide_started = timed ? read_ticks() : 0;
-            too_wide = decide_heaps(g, run_first(k), run_last(k), start, k >= 2 ? run_first(k - 1) : start,
-                                    rare_before_block, speculate);
-            if (timed) ordered_ticks += read_ticks() - decide_started;
-            decided.store(k + 1, std::memory_order_release);
-          }
-        } catch (const MemoryReachError&) {
-          stopped = std::current_exception();
-        }
-        finished.store(true, std::memory_order_release);
-      } else {
-        while (!finished.load(std::memory_order_acquire) && next.load(std::memory_order_relaxed) < comparisons_.size())
-          if (!take_one(timer)) wait_a_moment();
-      }
-      if (timed) {
-#pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
-      }
-    }
-    if (timed) record_region(tasks, region_started + ordered_ticks, omp_get_max_threads() > 1 && !comparisons_.empty());
-    if (stopped) std::rethrow_exception(stopped);
-    return too_wide;
-  }
-
-  static void wait_a_moment() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-
-  // Adds to given_ which of their candidates the heaps [first, last) of the block from start get
-  // from pairs with a near rare position and a partner in [lo, hi), all decided.
-  template <class T>
-  void compare_with_run(const ValueVector<T>& g, std::uint64_t start, std::uint64_t lo, std::uint64_t hi,
-                        std::uint64_t first, std::uint64_t last) {
-    const NearRare<T>& near = near_rare<T>();
-    constexpr std::uint64_t kWidth = tuning::kSparseBlock;
-    for (std::uint64_t n = first; n < last; ++n) {
-      const Candidates& listed = candidates_[n - start];
-      const int count = std::min<int>(listed.count, tuning::kQuickCandidates);
-      if (count == 0) continue;
-      T candidates[tuning::kQuickCandidates];
-      for (int k = 0; k < tuning::kQuickCandidates; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-      std::uint32_t given = 0;
-      for (const SplitMove& move : moves_.split_two()) {
-        // Lane j pairs r = kWidth - j with the partner m - kWidth + j: partners in [lo, hi) are
-        // the lanes [lo, hi) + kWidth - m, those of r >= 1 below kWidth.
-        const std::uint64_t m = n - move.take;
-        if (m <= lo) continue;
-        const std::uint64_t lane_first = lo + kWidth - m;
-        const std::uint64_t lane_last = std::min(hi + kWidth - m, kWidth);
-        if (lane_first >= lane_last) continue;
-        given |= find_xor_values(near.parts.data() + lane_first, g.data() + lo, near.holes.data() + lane_first,
-                                 lane_last - lane_first, candidates, count);
-      }
-      // Comparisons with two runs may finish side by side for one heap.
-      std::atomic_ref<std::uint32_t>(given_[n - start]).fetch_or(given, std::memory_order_relaxed);
-    }
   }
 
   // A heap whose full decision differs from the value taken on speculation.
@@ -512,7 +374,6 @@ class SparseKernel final : public Kernel {
     const bool quick = can_decide_quickly(start);
     candidates_.resize(count);
     candidates_bound_ = bound_;
-    given_.assign(count, 0);
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
@@ -993,28 +854,26 @@ class SparseKernel final : public Kernel {
   // those rare values is given by no option at all, a new rare position (few past the first
   // thousands of heaps).
   template <class T>
-  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::uint64_t compared_below,
-                       std::size_t rare_before_block, Value& value) const {
+  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                       Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
     const Candidates& listed = candidates_[n - start];
-    const int count = std::min<int>(listed.count, tuning::kQuickCandidates);
+    const int count = listed.count;
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
-    for (int k = 0; k < tuning::kQuickCandidates; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    // Pairs with a partner in the block below compared_below were compared in parallel.
-    std::uint32_t given = compared_below > start ? given_[n - start] : 0;
+    for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
+    std::uint32_t given = 0;
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
     };
     const NearRare<T>& near = near_rare<T>();
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
-      if (m > compared_below) {
-        // Partners compared_below..m-1 are the last m - compared_below lanes. Lanes before them
-        // pair r with a partner already known or compared, so whole vectors of 64 bytes are taken.
+      if (m > start) {
+        // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
+        // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes =
-            std::min(tuning::kSparseBlock, (m - compared_below + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
         const std::uint64_t first_lane = tuning::kSparseBlock - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
@@ -1158,15 +1017,12 @@ class SparseKernel final : public Kernel {
   std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
-    Value values[tuning::kQuickCandidates] = {};  // values[count..] unused
+    Value values[tuning::kQuickCandidates];
     std::uint8_t count = 0;
     std::uint8_t unsure = 0;  // bit k: a rare value below values[k] is not known present
   };
-  static_assert(tuning::kQuickCandidates <= 8, "unsure has a bit for each");
   std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
-  std::vector<std::uint32_t> given_;    // per heap of the block: its candidates given by pairs with earlier runs
-  std::vector<RunComparison> comparisons_;  // decide_in_runs: its comparisons, in the order they can be taken
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen

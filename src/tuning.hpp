@@ -23,13 +23,6 @@ static_assert(kSparseBlock % 64 == 0, "the ordered part reads the near rare posi
 // with the heap's kQuickCandidates least common values not yet seen (decide_quickly); games with
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
 inline constexpr int kQuickCandidates = 4;
-// The ordered part decides a block in runs of kSparseOrderedRun heaps. Once a run is decided, the
-// later heaps' pairs with a partner in it are compared with their candidates in parallel, so a
-// heap's ordered part compares only its pairs with a partner in its own run. Measured (one-thread
-// part of Grundy's game to 2^22, run_octal --profile, two runs each): 128 0.266 s, 256 0.273 to
-// 0.276 s, 512 0.294 to 0.342 s; 128 starts twice the regions for no clear gain.
-inline constexpr std::uint64_t kSparseOrderedRun = 256;
-static_assert(kSparseBlock % kSparseOrderedRun == 0, "a block is whole runs");
 inline constexpr std::size_t kQuickMovesAtMost = 4;
 // The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after
 // this many blocks in a row whose guesses were all right. Among the first thousands of heaps, where
