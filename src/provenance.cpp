@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <sstream>
+#include <vector>
 
 #include "sgx/store.hpp"
 #include "sgx/version.hpp"
@@ -28,6 +30,18 @@ Provenance stretch_starting(const std::string& command, int threads, std::uint64
   stretch.started = utc_now_iso8601();
   stretch.first_n = first_n;
   return stretch;
+}
+
+std::string merge_kernel_names(const std::string& before, const std::string& now) {
+  std::vector<std::string> names;
+  for (const std::string* list : {&before, &now}) {
+    std::istringstream parts(*list);
+    for (std::string name; std::getline(parts, name, '+');)
+      if (!name.empty() && (names.empty() || names.back() != name)) names.push_back(name);
+  }
+  std::string merged;
+  for (const auto& name : names) merged.append(merged.empty() ? "" : "+").append(name);
+  return merged;
 }
 
 Provenance stretch_so_far(Provenance stretch, std::uint64_t n, double wall_seconds, double cpu_seconds) {

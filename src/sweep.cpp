@@ -308,8 +308,7 @@ class GameRunFile {
   // to the earlier ones.
   RunInfo info_for(const Engine& engine) const {
     RunInfo info = static_cast<const RunInfo&>(stored_);
-    const std::string now = engine.kernels_used();
-    info.engine = stored_.engine.empty() || stored_.engine == now ? now : stored_.engine + "+" + now;
+    info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
     info.program_version = kVersion;
     info.provenance.push_back(
         stretch_so_far(stretch_, engine.values().size(), seconds_since(started_), cpu_seconds_since(cpu_start_)));

@@ -1352,4 +1352,15 @@ TEST_F(StoreTest, TableAttributesThatDisagreeAreRefused) {
 }
 
 }  // namespace
+
+TEST(KernelNames, AResumedRunNamesEachKernelInOrderOfUseOnceAcrossTheResume) {
+  EXPECT_EQ(merge_kernel_names("", "sparse"), "sparse");
+  EXPECT_EQ(merge_kernel_names("sparse", ""), "sparse");
+  EXPECT_EQ(merge_kernel_names("sparse", "sparse"), "sparse");
+  EXPECT_EQ(merge_kernel_names("sparse", "sweep"), "sparse+sweep");
+  EXPECT_EQ(merge_kernel_names("sparse+sweep", "sweep"), "sparse+sweep");
+  EXPECT_EQ(merge_kernel_names("sparse+sweep", "sweep+sparse"), "sparse+sweep+sparse");
+  EXPECT_EQ(merge_kernel_names("naive", "sparse+sweep"), "naive+sparse+sweep");
+}
+
 }  // namespace sgx

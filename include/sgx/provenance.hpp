@@ -34,4 +34,9 @@ Provenance stretch_starting(const std::string& command, int threads, std::uint64
 // processor seconds the caller measured since it started.
 Provenance stretch_so_far(Provenance stretch, std::uint64_t n, double wall_seconds, double cpu_seconds);
 
+// The kernels a run used (RunInfo::engine, "sparse+sweep"), from those of its stored part and of
+// this stretch, in order of use, a kernel that went on across the resume named once: "sparse+sweep"
+// then "sweep+sparse" gives "sparse+sweep+sparse".
+std::string merge_kernel_names(const std::string& before, const std::string& now);
+
 }  // namespace sgx

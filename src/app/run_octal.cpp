@@ -31,7 +31,6 @@
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "cli.hpp"
@@ -183,20 +182,6 @@ double parse_seconds(const std::string& option, const std::string& text, const s
 }
 
 std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
-
-// The kernels of the stored run and of this one, in order of use, a kernel that went on across
-// the resume named once: "sparse+sweep" then "sweep+sparse" gives "sparse+sweep+sparse".
-std::string merge_kernel_names(const std::string& before, const std::string& now) {
-  std::vector<std::string> names;
-  for (const std::string* list : {&before, &now}) {
-    std::istringstream parts(*list);
-    for (std::string name; std::getline(parts, name, '+');)
-      if (!name.empty() && (names.empty() || names.back() != name)) names.push_back(name);
-  }
-  std::string merged;
-  for (const auto& name : names) merged.append(merged.empty() ? "" : "+").append(name);
-  return merged;
-}
 
 // --resume of a file that is not there (exit 2).
 void refuse_missing_run(const std::string& path) {
