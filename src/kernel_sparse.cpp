@@ -24,12 +24,13 @@
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
 // each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
-// since one heap's scan can take thousands of pairs. In order, each heap then adds its pairs with a rare part inside the
-// block (few), takes the mex, and looks for any rare value still missing among the pairs the
-// parallel part could not see. That last look is the slow part of a heap's turn, and it almost
-// never changes the value: where it is all that is left, the value is taken on speculation and
-// the looks run after the block, in parallel; a wrong guess (a new rare position) takes back the
-// values from its heap on, and the rest of the block is decided again.
+// since one heap's scan can take thousands of pairs. In order, each heap then compares its pairs
+// with a rare part inside the block (few) with its candidates, and takes the first none gives; it
+// looks for any rare value still missing among the pairs the parallel part could not see. That
+// last look is the slow part of a heap's turn, and it almost never changes the value: where it is
+// all that is left, the value is taken on speculation and the looks run after the block, in
+// parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
+// rest of the block is decided again.
 
 #include <algorithm>
 #include <bit>
