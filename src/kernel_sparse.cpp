@@ -647,7 +647,8 @@ class SparseKernel final : public Kernel {
     listed.unsure = 0;
     known.for_each_missing_of(common, limit, [&](Value v) {
       listed.values[listed.count] = v;
-      if (known.misses_any_below(common, v)) listed.unsure |= std::uint8_t(1u << listed.count);
+      // Once a rare value below one candidate is missing, it is below every later one too.
+      if (listed.unsure != 0 || known.misses_any_below(common, v)) listed.unsure |= std::uint8_t(1u << listed.count);
       return ++listed.count < tuning::kQuickCandidates;
     });
   }

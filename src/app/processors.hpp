@@ -11,8 +11,9 @@ unsigned usable_processors();
 
 // The threads a tool runs for --threads requested: requested, or usable_processors() when that is
 // fewer, said in one line on stderr unless quiet. Without --threads (0), OpenMP's default
-// (OMP_NUM_THREADS, else the affinity), lowered the same way but silently. More threads than processors do no more work at once; they only make each of the
-// kernels' parallel regions wait for threads that are not running (measured in bench/README).
+// (OMP_NUM_THREADS, else the affinity), lowered the same way but silently. More threads than
+// processors do no more work at once; they only make each of the kernels' parallel regions wait
+// for threads that are not running (measured in bench/README).
 int threads_to_use(const char* tool, int requested, bool quiet);
 
 }  // namespace sgx::cli
