@@ -748,8 +748,15 @@ class SparseKernel final : public Kernel {
         if (r == 0 || r >= m || (move.unequal && 2 * r == m)) return;
         seen.insert(static_cast<Value>(rare_values_[i] ^ g[m - r]));
       };
-      if (m >= start)
+      if (m >= start && 2 * (m - start) < m) {
+        // Every r <= m - start is below m / 2, so each r >= 1 is a move: no test a pair (the
+        // loop of most full decisions; with the tests it took three times the instructions).
+        std::size_t i = !rare_.empty() && rare_[0] == 0 ? 1 : 0;
+        for (; i < rare_before_block && rare_[i] <= m - start; ++i)
+          seen.insert(static_cast<Value>(rare_values_[i] ^ g[m - rare_[i]]));
+      } else if (m >= start) {
         for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(i);
+      }
       for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(i);
     }
   }
