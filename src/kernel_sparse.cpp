@@ -22,8 +22,7 @@
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
-// block at once, in parallel: first the rare and probe pairs a group of heaps at a time (on more
-// than one thread, each group's in a few parts, by position, gathered by the last), then
+// block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
 // each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
 // since one heap's scan can take thousands of pairs. In order, each heap then compares its pairs
 // with a rare part inside the block (few) with its candidates, and takes the first none gives; it
@@ -34,7 +33,6 @@
 // rest of the block is decided again.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <exception>
 #include <limits>
@@ -69,19 +67,6 @@ struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
   RareIt first, last;
-};
-
-// Which share of a group's marking a task does: part of parts, each an equal slice of every list
-// of rare positions or probe parts it marks (the few pairs marked heap by heap go to part 0).
-struct MarkPart {
-  std::uint64_t part, parts;
-  template <class It>
-  std::pair<It, It> of(It first, It last) const {
-    if (last <= first) return {first, first};
-    const auto length = static_cast<std::uint64_t>(last - first);
-    return {first + static_cast<std::ptrdiff_t>(length * part / parts),
-            first + static_cast<std::ptrdiff_t>(length * (part + 1) / parts)};
-  }
 };
 
 // One row of value marks per heap of a group, side by side.
@@ -384,17 +369,13 @@ class SparseKernel final : public Kernel {
     size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
     const auto& splits = moves_.split_two();
-    const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
-    // One thread marks a group in one go: parts would only add the work of gathering them.
-    const std::uint64_t parts = parallel && omp_get_max_threads() > 1 ? tuning::kSparseMarkParts : 1;
-    if (parts > 1) size_sets(known_parts_, count * parts, bound_);
-    parts_done_.assign((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup, 0);
     exact_below_.assign(count, kExact);
     remark_.assign(count, 0);
     screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
     const bool quick = can_decide_quickly(start);
     candidates_.resize(count);
     candidates_bound_ = bound_;
+    const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
     Ticks region_started = timed ? read_ticks() : 0;
@@ -405,34 +386,20 @@ class SparseKernel final : public Kernel {
       ValueSet missing(bound_);
       GroupMarks group;
       TaskTimer mark_timer(timed), heap_timer(timed);
-      // A task marks one part of a group's pairs (tuning.hpp, kSparseMarkParts); the last of
-      // the group's parts to finish gathers them into the heaps' known sets and screens.
-      const std::uint64_t groups = (count + tuning::kSparseGroup - 1) / tuning::kSparseGroup;
-#pragma omp for schedule(dynamic, 1)  // their costs differ (tuning.hpp, kSparseBlock)
-      for (std::uint64_t task = 0; task < groups * parts; ++task) {
+#pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         mark_timer.start();
-        const std::uint64_t group_index = task / parts, part = task % parts;
-        const std::uint64_t first = group_index * tuning::kSparseGroup;
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
-        std::vector<Screened>& screened = screened_of_group_[group_index];
-        if (part == 0) screened.clear();
-        const MarkPart share{part, parts};
-        mark_rare_pairs_of_group(g, start, first, last, share, group, screening ? &screened : nullptr);
-        mark_probe_pairs_of_group(g, start, first, last, share, group);
+        std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
+        screened.clear();
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
+        mark_probe_pairs_of_group(g, start, first, last, group);
         for (std::uint64_t i = first; i < last; ++i) {
-          ValueSet& mine = parts == 1 ? known_[i] : known_parts_[part * count + i];
-          mine.clear();
-          group.move_row_into(i - first, mine);
+          known_[i].clear();
+          group.move_row_into(i - first, known_[i]);
         }
-        if (std::atomic_ref<std::uint64_t>(parts_done_[group_index]).fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
-          if (parts > 1)
-            for (std::uint64_t i = first; i < last; ++i) {
-              known_[i].assign(known_parts_[i]);
-              for (std::uint64_t k = 1; k < parts; ++k) known_[i].merge(known_parts_[k * count + i]);
-            }
-          if constexpr (sizeof(T) <= 2)
-            if (!screened.empty()) screen_group(g, start, first, last, screened);
-        }
+        if constexpr (sizeof(T) <= 2)
+          if (!screened.empty()) screen_group(g, start, first, last, screened);
         mark_timer.stop();
       }
       // Then each heap's own work, a few heaps a task: the pairs of a heap whose screening failed,
@@ -508,14 +475,12 @@ class SparseKernel final : public Kernel {
   // are left to screen_group, listed in screened.
   template <class T>
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                std::uint64_t last, MarkPart share, GroupMarks& group,
-                                std::vector<Screened>* screened) const {
+                                std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
     group.prepare(heaps, bound_);
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
-        if (share.part != 0) continue;
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
           auto marks = group.row(j);
@@ -531,15 +496,14 @@ class SparseKernel final : public Kernel {
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
-        if (share.part == 0) screened->push_back(Screened{&move, m_lo, marked_last, every_last});
+        screened->push_back(Screened{&move, m_lo, marked_last, every_last});
       }
-      const auto [share_first, share_last] = share.of(every_first, marked_last);
-      for (RareIt r = share_first; r != share_last; ++r) {
+      for (RareIt r = every_first; r != marked_last; ++r) {
         const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
         const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
         // The partners of successive r lie far apart once n outgrows the caches: ask for those of
         // a later r now, so that they arrive while this one is marked.
-        if (share_last - r > tuning::kSparsePrefetchAhead) {
+        if (marked_last - r > tuning::kSparsePrefetchAhead) {
           const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
           for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
         }
@@ -547,7 +511,6 @@ class SparseKernel final : public Kernel {
         const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
         group.mark_pair_values(part, partners, heaps, skip);
       }
-      if (share.part != 0) continue;
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
         auto marks = group.row(j);
@@ -568,7 +531,7 @@ class SparseKernel final : public Kernel {
   // tail (at least kBoundedMinTail values).
   template <class T>
   void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                 std::uint64_t last, MarkPart share, GroupMarks& group) const {
+                                 std::uint64_t last, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > start + first) continue;
@@ -579,10 +542,8 @@ class SparseKernel final : public Kernel {
       const std::uint64_t least = m_hi >= start ? m_hi - start + 1 : 1;
       const std::uint64_t most = std::min({move.largest_first_part(m_lo), m_lo - tail_start_,
                                           prefix_end_ > 0 ? prefix_end_ - 1 : 0});
-      const auto [share_first, share_last] =
-          share.of(std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least),
-                   std::upper_bound(probe_parts_.begin(), probe_parts_.end(), most));
-      for (auto a = share_first; a < share_last; ++a)
+      for (auto a = std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least);
+           a != probe_parts_.end() && *a <= most; ++a)
         group.mark_pair_values(g[*a], g.data() + (m_lo - *a), heaps, heaps);  // heap j: partner m_lo + j - *a
     }
   }
@@ -1059,8 +1020,6 @@ class SparseKernel final : public Kernel {
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
-  std::vector<ValueSet> known_parts_;  // per part of the marking and heap: what that part marked
-  std::vector<std::uint64_t> parts_done_;  // per group of the block: its parts marked so far
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)

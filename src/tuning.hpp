@@ -38,13 +38,6 @@ inline constexpr std::uint64_t kSparseGroup = 64;
 // need little, a few thousands of pairs, so small tasks keep the longest one short. Not measured
 // against other sizes.
 inline constexpr std::uint64_t kSparseHeapsPerTask = 8;
-// On more than one thread, a group's marking (its probe pairs and the rare pairs it marks) is split
-// into this many tasks, each an equal share of the positions paired with the group: a group alone
-// was a block's longest task, and a block of 16 groups gave no more than 16 tasks to share. The
-// same on any number of threads, so that a profile taken on few predicts the tasks of many. Costs
-// about 5% more work (each part's marks gathered into sets of their own); one thread does not
-// split. Not measured against other counts.
-inline constexpr std::uint64_t kSparseMarkParts = 4;
 // The sparse kernel fetches the partners of the rare position this many places ahead of the one it
 // is pairing (see mark_rare_pairs_of_group).
 inline constexpr std::ptrdiff_t kSparsePrefetchAhead = 8;
