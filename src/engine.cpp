@@ -203,6 +203,9 @@ WorkSpan Engine::work_span() const {
   result.one_thread_seconds = static_cast<double>(one_thread) * seconds;
   result.wall_seconds = static_cast<double>(profiled_ticks_) * seconds;
   result.threads = options_.threads > 0 ? options_.threads : omp_get_max_threads();
+  result.regions = ticks.team_regions;
+  const double team_seconds = static_cast<double>(ticks.team_wall_ticks) * seconds * result.threads;
+  result.region_idle_seconds = std::max(0.0, team_seconds - static_cast<double>(ticks.team_task_ticks) * seconds);
   return result;
 }
 

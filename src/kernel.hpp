@@ -59,7 +59,7 @@ class Kernel {
   // ran on one thread (too small to share) is one-thread work: its longest chain is the sum.
   void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
     if (!ran_parallel) tasks.longest = tasks.summed;
-    work_span_->add_region(tasks, read_ticks() - started);
+    work_span_->add_region(tasks, read_ticks() - started, ran_parallel);
   }
 
   MoveTable moves_;

@@ -52,7 +52,9 @@ void to_json(Json& json, const WorkSpan& profile) {
           {"one_thread_seconds", profile.one_thread_seconds},
           {"wall_seconds", profile.wall_seconds},
           {"threads", profile.threads},
-          {"predicted_speedup", predicted}};
+          {"predicted_speedup", predicted},
+          {"regions", profile.regions},
+          {"region_idle_seconds", profile.region_idle_seconds}};
 }
 
 void to_json(Json& json, const Provenance& p) {
@@ -65,7 +67,7 @@ void to_json(Json& json, const Provenance& p) {
 }
 
 std::string profile_text(const WorkSpan& profile) {
-  char line[160];
+  char line[256];
   const double share = profile.work_seconds > 0 ? 100 * profile.span_seconds / profile.work_seconds : 0;
   std::snprintf(line, sizeof line,
                 "work %.3f s, span %.3f s (%.2g%% of the work; %.3f s of it on one thread), wall %.3f s on %d threads\n",
@@ -79,7 +81,17 @@ std::string profile_text(const WorkSpan& profile) {
     text += line;
     separator = ", ";
   }
-  return text + "\n";
+  text += "\n";
+  if (profile.regions > 0 && profile.threads > 1) {
+    const double per_region = 1e6 * profile.region_idle_seconds / static_cast<double>(profile.regions * profile.threads);
+    std::snprintf(line, sizeof line,
+                  "regions     %llu on %d threads, %.3f s of thread time idle in them (%.3g us a region a thread: "
+                  "start, end, waits; not in the model)\n",
+                  static_cast<unsigned long long>(profile.regions), profile.threads, profile.region_idle_seconds,
+                  per_region);
+    text += line;
+  }
+  return text;
 }
 
 Json run_report_json(const RunReport& r) {

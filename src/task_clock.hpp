@@ -40,11 +40,19 @@ struct WorkSpanTicks {
   Ticks task_ticks = 0;     // summed over every task of every region
   Ticks longest_ticks = 0;  // summed over regions: each region's longest task
   Ticks region_ticks = 0;   // the regions' own wall time, summed
+  // Of them, the regions that ran on the whole team: how many, their wall time and their tasks'.
+  std::uint64_t team_regions = 0;
+  Ticks team_wall_ticks = 0;
+  Ticks team_task_ticks = 0;
 
-  void add_region(const RegionTicks& tasks, Ticks wall) {
+  void add_region(const RegionTicks& tasks, Ticks wall, bool ran_on_team) {
     task_ticks += tasks.summed;
     longest_ticks += tasks.longest;
     region_ticks += wall;
+    if (!ran_on_team) return;
+    ++team_regions;
+    team_wall_ticks += wall;
+    team_task_ticks += tasks.summed;
   }
 };
 

@@ -86,16 +86,19 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
     EXPECT_GT(profile[key].get<double>(), 0) << key << " in " << r.out;
   EXPECT_LE(profile["span_seconds"].get<double>(), profile["work_seconds"].get<double>()) << r.out;
   EXPECT_EQ(profile["threads"], 2) << r.out;
+  EXPECT_GT(profile["regions"].get<std::uint64_t>(), 0u) << r.out;
+  EXPECT_GE(profile["region_idle_seconds"].get<double>(), 0) << r.out;
   double before = 1;
   for (const char* p : {"2", "4", "8", "16", "32", "64", "128"}) {
     const double speedup = profile["predicted_speedup"][p].get<double>();
     EXPECT_GE(speedup, before) << p << " in " << r.out;
     before = speedup;
   }
-  Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--out", path("g.h5")});
+  Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--threads", "2", "--out", path("g.h5")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "\nprofile     work ")) << text.out;
   EXPECT_TRUE(contains(text.out, "\nspeedup     on p threads at least (work / ((work - span) / p + span)): 2: ")) << text.out;
+  EXPECT_TRUE(contains(text.out, " thread time idle in them (")) << text.out;
   Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
   EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
 }

@@ -148,6 +148,11 @@ TEST(EngineProfile, TimesTasksWithoutChangingValues) {
       EXPECT_GT(profile.one_thread_seconds, 0) << code << ": blocks end in an ordered part";
       EXPECT_LT(profile.one_thread_seconds, profile.span_seconds) << code;
       EXPECT_EQ(profile.threads, 2);
+      // A block's regions ran on both threads; each starts and ends, so some thread time in them
+      // went to no task, and never more than the regions' wall time on both threads.
+      EXPECT_GT(profile.regions, 0u) << code;
+      EXPECT_GT(profile.region_idle_seconds, 0) << code;
+      EXPECT_LT(profile.region_idle_seconds, 2 * profile.wall_seconds) << code;
       EXPECT_DOUBLE_EQ(profile.predicted_speedup(1), 1.0);
       double before = 1.0;
       for (int p : {2, 4, 8, 16, 32, 64, 128}) {
@@ -166,6 +171,7 @@ TEST(EngineProfile, NaiveKernelIsOneChainAndOffMeansNothing) {
   EXPECT_GT(profile.work_seconds, 0);
   EXPECT_DOUBLE_EQ(profile.span_seconds, profile.work_seconds);
   EXPECT_NEAR(profile.predicted_speedup(64), 1.0, 1e-12);
+  EXPECT_EQ(profile.regions, 0u);
 
   Engine engine(parse_rules("4!.0"), EngineOptions{KernelKind::Sparse, 2, false});
   engine.compute_to(20000);

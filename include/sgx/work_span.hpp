@@ -23,6 +23,12 @@ struct WorkSpan {
   double one_thread_seconds = 0;  // of both, the parts outside parallel regions (the ordered parts)
   double wall_seconds = 0;  // the measured time of the same computation
   int threads = 1;          // threads it ran with
+  // What the model leaves out: the parallel regions that ran on all the threads, and the thread
+  // time inside them spent in no task (threads x their wall time - their tasks' time): starting
+  // and ending each region, and threads waiting for the last task. Divided by regions x threads,
+  // the cost of a region on this machine with this many threads.
+  std::uint64_t regions = 0;
+  double region_idle_seconds = 0;
 
   // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
   // nothing ran).
