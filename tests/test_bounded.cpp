@@ -411,4 +411,3 @@ TEST_F(BoundedCli, RefusesWhatItCannotBound) {
 
 }  // namespace
 }  // namespace sgx
-
