@@ -740,24 +740,17 @@ class SparseKernel final : public Kernel {
   template <class T>
   void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_block, ValueSet& seen) const {
+    const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
-      auto pair = [&](std::size_t i) {
-        const std::uint64_t r = rare_[i];
-        if (r == 0 || r >= m || (move.unequal && 2 * r == m)) return;
-        seen.insert(static_cast<Value>(rare_values_[i] ^ g[m - r]));
-      };
-      if (m >= start && 2 * (m - start) < m) {
-        // Every r <= m - start is below m / 2, so each r >= 1 is a move: no test a pair (the
-        // loop of most full decisions; with the tests it took three times the instructions).
-        std::size_t i = !rare_.empty() && rare_[0] == 0 ? 1 : 0;
-        for (; i < rare_before_block && rare_[i] <= m - start; ++i)
-          seen.insert(static_cast<Value>(rare_values_[i] ^ g[m - rare_[i]]));
-      } else if (m >= start) {
-        for (std::size_t i = 0; i < rare_before_block && rare_[i] <= m - start; ++i) pair(i);
+      // Rare r from before the block whose partner m - r lies inside it: 1 <= r <= m - start.
+      if (m >= start) {
+        const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});
+        mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - start, m - 1)), seen);
       }
-      for (std::size_t i = rare_before_block; i < rare_.size(); ++i) pair(i);
+      const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
+      mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
     }
   }
 
