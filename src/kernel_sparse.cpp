@@ -741,15 +741,14 @@ class SparseKernel final : public Kernel {
   void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_block, ValueSet& seen) const {
     const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
+    const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});  // parts are non-empty
+    const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
       // Rare r from before the block whose partner m - r lies inside it: 1 <= r <= m - start.
-      if (m >= start) {
-        const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});
+      if (m >= start)
         mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - start, m - 1)), seen);
-      }
-      const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
       mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
     }
   }
