@@ -61,12 +61,13 @@ static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
 
-// Rare positions [first, last) whose pairs with the heaps of a group are screened rather than
-// marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
+// The rare positions rare_[first..last) whose pairs with the heaps of a group are screened rather
+// than marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
+// Indices, not iterators: rare positions that join during the block may move the list.
 struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
-  RareIt first, last;
+  std::size_t first, last;
 };
 
 // One row of value marks per heap of a group, side by side.
@@ -285,7 +286,8 @@ class SparseKernel final : public Kernel {
     const bool quick = can_decide_quickly(start);
     for (std::uint64_t n = from; n < end; ++n) {
       Value value = 0;
-      const Quick outcome = quick ? decide_quickly(g, n, start, rare_before_block, value) : Quick::kUndecided;
+      const Quick outcome =
+          quick ? decide_quickly_exact(g, n, start, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
       if (outcome == Quick::kSpeculative && speculate) {
         speculated_.push_back(n);
       } else if (outcome != Quick::kDecided) {
@@ -496,7 +498,8 @@ class SparseKernel final : public Kernel {
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
-        screened->push_back(Screened{&move, m_lo, marked_last, every_last});
+        screened->push_back(Screened{&move, m_lo, static_cast<std::size_t>(marked_last - rare_.begin()),
+                                     static_cast<std::size_t>(every_last - rare_.begin())});
       }
       for (RareIt r = every_first; r != marked_last; ++r) {
         const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
@@ -601,9 +604,8 @@ class SparseKernel final : public Kernel {
     std::uint64_t hits[kScreenSlots] = {};
     std::uint64_t remarked = 0;
     for (const Screened& range : screened)
-      screen_rare_pairs(g.data(), range.m_lo, &*range.first, rare_values_.data() + (range.first - rare_.begin()),
-                        static_cast<std::uint64_t>(range.last - range.first), range.move->unequal, heaps,
-                        candidates, hits);
+      screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
+                        range.last - range.first, range.move->unequal, heaps, candidates, hits);
     for (std::uint64_t j = 0; j < heaps; ++j) {
       ValueSet& known = known_[first + j];
       for (int k = 0; k < kScreenSlots; ++k)
@@ -627,7 +629,8 @@ class SparseKernel final : public Kernel {
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
     const std::uint64_t j = i % tuning::kSparseGroup;
     for (const Screened& range : screened_of_group_[i / tuning::kSparseGroup])
-      mark_pairs(g, *range.move, range.m_lo + j, range.first, range.last, marks);
+      mark_pairs(g, *range.move, range.m_lo + j, rare_.begin() + static_cast<std::ptrdiff_t>(range.first),
+                 rare_.begin() + static_cast<std::ptrdiff_t>(range.last), marks);
     marks.move_into(known_[i]);
     exact_below_[i] = kExact;
   }
@@ -892,6 +895,22 @@ class SparseKernel final : public Kernel {
     const int chosen = std::countr_zero(not_given);
     value = candidates[chosen];
     return (listed.unsure >> chosen) & 1 ? Quick::kSpeculative : Quick::kDecided;
+  }
+
+  // decide_quickly, and where it cannot settle the value because the screening left the heap's
+  // known set exact only below a few candidates, all of which the options it alone sees give: the
+  // heap's screened rare pairs marked (its known set is then exact), its candidates listed again,
+  // and decide_quickly once more. Far cheaper than the full decision it spares: on Grundy's game to
+  // 2^22, 64000 of the ordered part's 72617 full decisions.
+  template <class T>
+  Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
+                             std::size_t rare_before_block, Value& value, DecideScratch& scratch) {
+    const Quick outcome = decide_quickly(g, n, start, rare_before_block, value);
+    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - start] == kExact) return outcome;
+    scratch.fit(bound_);
+    mark_screened_pairs(g, n - start, scratch.marks);
+    list_candidates<T>(n, start);
+    return decide_quickly(g, n, start, rare_before_block, value);
   }
 
   void count_value(std::uint64_t n, Value value) {
