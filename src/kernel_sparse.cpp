@@ -33,7 +33,6 @@
 // rest of the block is decided again.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <exception>
 #include <limits>
@@ -245,7 +244,6 @@ class SparseKernel final : public Kernel {
       block_missed_ = false;
       bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
       std::uint64_t from = start;
-      if (decides_in_rounds(start)) from = decide_in_rounds(g, start, end, rare_before_block, speculate);
       for (;;) {
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
@@ -302,236 +300,6 @@ class SparseKernel final : public Kernel {
       record(n, value);
     }
     return std::nullopt;
-  }
-
-  // Whether the ordered part of the block from start is decided in rounds (decide_in_rounds):
-  // with more than one thread, where decide_quickly settles most heaps.
-  bool decides_in_rounds(std::uint64_t start) const {
-    return omp_get_max_threads() > 1 && can_decide_quickly(start) && bound_ == candidates_bound_;
-  }
-
-  // What a round found for one heap (round_flags_).
-  enum RoundFlag : std::uint8_t {
-    kRoundFull = 1,        // it took the full decision, which may read any heap below it
-    kRoundSpeculated = 2,  // its value was taken on speculation
-    kRoundWouldMiss = 4,   // a guess would have been wrong (block_missed_)
-    kRoundStopped = 8,     // no value: past the bound or the type, or released values needed
-  };
-
-  // The ordered part of the block [start, end) in rounds, the heaps of a round in parallel: each
-  // heap takes its value from the values the previous round gave the heaps below it (before the
-  // first round, each heap's least candidate), until a round changes nothing. A heap reads only
-  // the heaps below it, so when a round changes nothing below heap L, the values below L are the
-  // ones decide_in_order gives (the first heap reads none of them, the second only the first, and
-  // so on); when it changes nothing at all, every value is. A round decides again only the heaps
-  // whose inputs changed in the round before.
-  // The values are kept as decide_in_order keeps them (record(), speculated_, block_missed_).
-  // Returns the heap from which decide_in_order must go on: end, or the lowest heap a round could
-  // not give a value (past the bound or the type, or a full decision that needs released values),
-  // or, after tuning::kSparseMaxRounds rounds, the lowest heap still changing.
-  template <class T>
-  std::uint64_t decide_in_rounds(ValueVector<T>& g, std::uint64_t start, std::uint64_t end,
-                                 std::size_t rare_before_block, bool speculate) {
-    const std::uint64_t count = end - start;
-    round_next_.resize(count);
-    round_flags_.assign(count, 0);
-    round_heaps_.resize(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const Candidates& listed = candidates_[i];
-      g.push_back(static_cast<T>(listed.count > 0 ? listed.values[0] : 0));
-      round_heaps_[i] = static_cast<std::uint32_t>(i);
-    }
-    relist_rare_in_block(g, start, start, rare_before_block);
-    round_dirty_.assign(count, 0);
-    // The rare positions r from before the block that pair a heap of it with a partner inside it.
-    round_near_first_ = static_cast<std::size_t>(
-        std::upper_bound(rare_.begin(), rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block), 0) - rare_.begin());
-    round_near_last_ = static_cast<std::size_t>(
-        std::lower_bound(rare_.begin(), rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block), count) - rare_.begin());
-    std::uint64_t go_on_from = end;
-    bool done = false;
-    std::uint64_t rounds = 0;
-    std::uint64_t changes = 0;  // in the round
-    // A changed heap is read by every heap that pairs it with a near rare position: marking the
-    // few of them whose candidates it touches costs about one test a pair, deciding all the heaps
-    // above the lowest change again about one quick decision each (tuning.hpp).
-    const std::uint64_t readers_each = (round_near_last_ - round_near_first_) * moves_.split_two().size() +
-                                       moves_.leave_one().size();
-    const bool timed = timing_tasks();
-    Ticks round_started = timed ? read_ticks() : 0;
-    RegionTicks round_tasks, reader_tasks;
-#pragma omp parallel
-    {
-      DecideScratch scratch;
-      while (!done) {
-        TaskTimer timer(timed);
-        const std::uint64_t heaps = round_heaps_.size();
-#pragma omp for schedule(dynamic, 1) reduction(+ : changes)
-        for (std::uint64_t first = 0; first < heaps; first += tuning::kSparseHeapsPerTask) {
-          timer.start();
-          for (std::uint64_t k = first; k < std::min(heaps, first + tuning::kSparseHeapsPerTask); ++k)
-            changes += decide_in_round(g, start + round_heaps_[k], start, rare_before_block, speculate, scratch);
-          timer.stop();
-        }
-        // Then, once every heap's candidates are final for the round, which heaps read the changes.
-        const bool mark_readers = changes * readers_each <= count * tuning::kSparseReaderTestsPerDecision;
-        TaskTimer reader_timer(timed);
-#pragma omp for schedule(dynamic, 1)
-        for (std::uint64_t first = 0; first < (mark_readers ? heaps : 0); first += tuning::kSparseHeapsPerTask) {
-          reader_timer.start();
-          for (std::uint64_t k = first; k < std::min(heaps, first + tuning::kSparseHeapsPerTask); ++k) {
-            const std::uint32_t i = round_heaps_[k];
-            if (!(round_flags_[i] & kRoundStopped) && round_next_[i] != g[start + i])
-              mark_readers_dirty(i, g[start + i], round_next_[i]);
-          }
-          reader_timer.stop();
-        }
-        if (timed) {
-#pragma omp critical(sgx_work_span)
-          {
-            timer.merge_into(round_tasks);
-            reader_timer.merge_into(reader_tasks);
-          }
-#pragma omp barrier
-        }
-#pragma omp single
-        {
-          if (timed) {  // two loops with a barrier between: their longest tasks follow one another
-            record_region({round_tasks.summed + reader_tasks.summed, round_tasks.longest + reader_tasks.longest},
-                          round_started, true);
-            round_tasks = reader_tasks = RegionTicks{};
-          }
-          done = !next_round(g, start, rare_before_block, ++rounds, mark_readers, go_on_from);
-          changes = 0;
-          if (timed) round_started = read_ticks();
-        }
-      }
-    }
-    keep_round_values(g, start, go_on_from, rare_before_block);
-    return go_on_from;
-  }
-
-  // One heap's turn in a round of decide_in_rounds, as decide_in_order would take it.
-  // Returns whether its value changed.
-  template <class T>
-  bool decide_in_round(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
-                       bool speculate, DecideScratch& scratch) {
-    std::uint8_t flags = 0;
-    Value value = 0;
-    const Quick outcome = decide_quickly_exact(g, n, start, rare_before_block, value, scratch);
-    if (outcome == Quick::kSpeculative && speculate) {
-      flags = kRoundSpeculated;
-    } else if (outcome != Quick::kDecided) {
-      const Value guess = value;
-      flags = kRoundFull;
-      try {
-        value = decide_fully(g, n, start, rare_before_block, scratch);
-        if (outcome == Quick::kSpeculative && value != guess) flags |= kRoundWouldMiss;
-      } catch (const MemoryReachError&) {
-        flags |= kRoundStopped;
-      }
-    }
-    if (value >= bound_ || value > std::numeric_limits<T>::max()) flags |= kRoundStopped;
-    const std::uint64_t i = n - start;
-    round_next_[i] = value;
-    round_flags_[i] = flags;
-    return !(flags & kRoundStopped) && value != g[n];
-  }
-
-  // After a round of decide_in_rounds, for heap i of the block whose value changed from before to
-  // now: marks the heaps it is an option of (paired with a rare position from before the block, or
-  // left by one move) to be decided again where that option's value before or now is one of their
-  // candidates, since only then can their quick decision change (the others are decided again
-  // anyway, next_round).
-  void mark_readers_dirty(std::uint64_t i, Value before, Value now) {
-    const std::uint64_t count = round_next_.size();
-    auto mark_if_candidate = [&](std::uint64_t reader, Value option_before, Value option_now) {
-      const Candidates& listed = candidates_[reader];
-      bool hit = false;
-      for (int k = 0; k < listed.count; ++k) hit |= listed.values[k] == option_before || listed.values[k] == option_now;
-      if (hit) std::atomic_ref<std::uint8_t>(round_dirty_[reader]).store(1, std::memory_order_relaxed);
-    };
-    for (const SplitMove& move : moves_.split_two())
-      for (std::size_t k = round_near_first_; k < round_near_last_; ++k) {
-        const std::uint64_t reader = i + rare_[k] + move.take;
-        if (reader >= count) break;
-        mark_if_candidate(reader, rare_values_[k] ^ before, rare_values_[k] ^ now);
-      }
-    for (const std::uint64_t k : moves_.leave_one())
-      if (i + k < count) mark_if_candidate(i + k, before, now);
-  }
-
-  // Between two rounds of decide_in_rounds: puts the round's values in place and lists in
-  // round_heaps_ the heaps whose inputs changed. Returns false, with go_on_from set, when the
-  // rounds are over.
-  template <class T>
-  bool next_round(ValueVector<T>& g, std::uint64_t start, std::size_t rare_before_block, std::uint64_t rounds,
-                  bool readers_marked, std::uint64_t& go_on_from) {
-    const std::uint64_t count = round_next_.size();
-    std::uint64_t stopped = count;
-    std::uint64_t changed_from = count;
-    std::uint64_t rare_changed = count;  // the lowest heap that became rare or was rare and changed
-    for (const std::uint32_t i : round_heaps_) {
-      if (round_flags_[i] & kRoundStopped) {
-        stopped = std::min<std::uint64_t>(stopped, i);
-        continue;
-      }
-      const Value before = g[start + i];
-      const Value now = round_next_[i];
-      if (before == now) continue;
-      changed_from = std::min<std::uint64_t>(changed_from, i);
-      g[start + i] = static_cast<T>(now);
-      if (rare_changed == count && (is_rare(before, start + i, mask_) || is_rare(now, start + i, mask_)))
-        rare_changed = i;
-    }
-    if (stopped < count || changed_from == count || rounds >= tuning::kSparseMaxRounds) {
-      go_on_from = start + std::min(stopped, changed_from);
-      return false;
-    }
-    if (rare_changed < count) relist_rare_in_block(g, start, start + rare_changed, rare_before_block);
-    // Beside the heaps marked by decide_in_round: after a rare heap that changed, all (its pairs
-    // with every heap); after any, those that took the full decision (it reads every heap below).
-    round_heaps_.clear();
-    for (std::uint64_t i = changed_from + 1; i < count; ++i)
-      if (!readers_marked || round_dirty_[i] || i > rare_changed || (round_flags_[i] & kRoundFull))
-        round_heaps_.push_back(static_cast<std::uint32_t>(i));
-    std::fill(round_dirty_.begin(), round_dirty_.end(), 0);
-    if (round_heaps_.empty()) {  // the changed heaps are read by none: their values are final
-      go_on_from = start + count;
-      return false;
-    }
-    return true;
-  }
-
-  // Lists in rare_ the rare positions from heap from on among the block's values so far in g
-  // (decide_in_rounds): the ones from before the block stay.
-  template <class T>
-  void relist_rare_in_block(const ValueVector<T>& g, std::uint64_t start, std::uint64_t from,
-                            std::size_t rare_before_block) {
-    const auto kept = std::lower_bound(rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block), rare_.end(),
-                                       std::max(start, from));
-    rare_.erase(kept, rare_.end());
-    rare_values_.resize(rare_.size());
-    for (std::uint64_t n = std::max(start, from); n < g.size(); ++n)
-      if (is_rare(g[n], n, mask_)) {
-        rare_.push_back(n);
-        rare_values_.push_back(g[n]);
-      }
-  }
-
-  // Keeps the values of decide_in_rounds below heap to as decide_in_order would have kept them,
-  // and takes back the rest.
-  template <class T>
-  void keep_round_values(ValueVector<T>& g, std::uint64_t start, std::uint64_t to, std::size_t rare_before_block) {
-    g.resize(to);
-    rare_.resize(rare_before_block);
-    rare_values_.resize(rare_before_block);
-    for (std::uint64_t n = start; n < to; ++n) {
-      record(n, g[n]);
-      const std::uint8_t flags = round_flags_[n - start];
-      if (flags & kRoundSpeculated) speculated_.push_back(n);
-      if (flags & kRoundWouldMiss) block_missed_ = true;
-    }
   }
 
   // A heap whose full decision differs from the value taken on speculation.
@@ -1260,14 +1028,6 @@ class SparseKernel final : public Kernel {
   DecideScratch ordered_scratch_;      // the ordered part's full decisions
   std::vector<std::uint64_t> speculated_;  // heaps of the block whose value was taken on speculation
   std::vector<Value> confirmed_;       // their full decisions
-  // decide_in_rounds, per heap of the block: its value in the last round that decided it, what that
-  // round found (RoundFlag), whether its inputs changed; the heaps of the next round, the changed.
-  std::vector<Value> round_next_;
-  std::vector<std::uint8_t> round_flags_;
-  std::vector<std::uint8_t> round_dirty_;
-  std::vector<std::uint32_t> round_heaps_;
-  std::size_t round_near_first_ = 0;  // rare_[round_near_first_..round_near_last_): the rare r in [1, block)
-  std::size_t round_near_last_ = 0;
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
   std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block

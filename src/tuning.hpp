@@ -30,14 +30,6 @@ inline constexpr std::size_t kQuickMovesAtMost = 4;
 // guesses are hardly ever wrong (to 2^22: Grundy's game the last at 82860, 0.6 at 20627, 0.167
 // never), so the rule then changes nothing (bench/README, "Speculative full decisions").
 inline constexpr std::uint64_t kSpeculateAfterQuietBlocks = 1;
-// With more than one thread, the sparse kernel decides a block's ordered part in rounds
-// (kernel_sparse.cpp, decide_in_rounds); a block still changing after this many goes on in order
-// from its lowest changing heap. Not measured against other values.
-inline constexpr std::uint64_t kSparseMaxRounds = 64;
-// Between two rounds, the heaps that read a changed heap are found by testing each pair they share
-// with it against their candidates when that costs fewer than this many tests a heap of the block;
-// otherwise every heap above the lowest change is decided again. Not measured against others.
-inline constexpr std::uint64_t kSparseReaderTestsPerDecision = 16;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).
 inline constexpr std::uint64_t kSparseGroup = 64;
