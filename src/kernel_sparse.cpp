@@ -746,6 +746,7 @@ class SparseKernel final : public Kernel {
                                     std::size_t rare_before_block, ValueSet& seen) const {
     const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
     const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});  // parts are non-empty
+    // Not before_block itself: the first block (from 0) lists heap 0, an empty part, among its own.
     const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
