@@ -42,6 +42,8 @@ class ValueSet {
   void reset(std::uint64_t bound) { words_.assign(bound / 64 + 1, 0); }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
 
+  // Adds the values below 64 whose bits are set in bits.
+  void insert_below_64(std::uint64_t bits) { words_[0] |= bits; }
   // Every value must lie within the bound the set was made for (checked in Debug builds).
   void insert(Value v) {
     assert(v / 64 < words_.size());
