@@ -81,12 +81,13 @@ class GroupMarks {
     void insert(Value v) { bytes[v] = 1; }
   };
 
-  // Rows for heaps heaps, each holding values 0..bound, all clear.
-  void prepare(std::uint64_t heaps, std::uint64_t bound) {
+  // Rows for heaps heaps, each holding values 0..bound, all clear; as_bits: values below 64, kept
+  // as bits (marks_as_bits).
+  void prepare(std::uint64_t heaps, std::uint64_t bound, bool as_bits) {
     stride_ = ValueMarks::bytes_for(bound);
     if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
     heaps_ = heaps;
-    as_bits_ = bound <= kBitHeaps && can_mark_pair_bits();
+    as_bits_ = as_bits;
     pairs_.clear();
     std::fill(std::begin(bits_), std::end(bits_), 0);
   }
@@ -258,7 +259,8 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
       const std::size_t rare_before_block = rare_.size();
-      if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_) choose_probe_parts(g);
+      if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
+        choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       if (can_decide_quickly(start)) lay_out_near_rare<T>();
@@ -506,7 +508,7 @@ class SparseKernel final : public Kernel {
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                 std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
-    group.prepare(heaps, bound_);
+    group.prepare(heaps, bound_, marks_as_bits());
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
@@ -578,17 +580,23 @@ class SparseKernel final : public Kernel {
     }
   }
 
+  // Whether a group's pairs are marked as bits (pair_bits.hpp): while every value lies below 64.
+  bool marks_as_bits() const { return bound_ <= kBitHeaps && can_mark_pair_bits(); }
+
   void forget_probe_parts() {
     probe_parts_.clear();
     probes_chosen_at_ = 0;
   }
 
-  // Picks the probe parts: the first kProbePositions positions a >= 1 of each of the
-  // kProbeValues most frequent values so far (in the prefix, while values are released).
+  // Picks the probe parts: the first kProbePositions (kProbePositionsAsBits) positions a >= 1 of
+  // each of the kProbeValues most frequent values so far (in the prefix, while values are
+  // released).
   template <class T>
   void choose_probe_parts(const ValueVector<T>& g) {
     probe_parts_.clear();
     probes_chosen_at_ = std::max<std::uint64_t>(g.size(), 1);
+    probes_as_bits_ = marks_as_bits();
+    const std::uint64_t positions = probes_as_bits_ ? tuning::kProbePositionsAsBits : tuning::kProbePositions;
     std::vector<Value> values;
     for (Value v = 0; v < histogram_.size(); ++v)
       if (histogram_[v] > 0) values.push_back(v);
@@ -596,8 +604,8 @@ class SparseKernel final : public Kernel {
     std::partial_sort(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(chosen), values.end(),
                       [this](Value x, Value y) { return histogram_[x] > histogram_[y]; });
     std::vector<std::uint64_t> wanted(histogram_.size(), 0);
-    for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = tuning::kProbePositions;
-    std::uint64_t left = chosen * tuning::kProbePositions;
+    for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = positions;
+    std::uint64_t left = chosen * positions;
     const std::uint64_t held_end = std::min<std::uint64_t>(g.size(), prefix_end_);
     for (std::uint64_t a = 1; a < held_end && left > 0; ++a)
       if (wanted[g[a]] > 0) {
@@ -1075,6 +1083,7 @@ class SparseKernel final : public Kernel {
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
+  bool probes_as_bits_ = false;             // marks_as_bits() when they were chosen
   std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening
   std::uint64_t screened_heaps_ = 0;   // since the last review_screening()
   std::uint64_t remarked_heaps_ = 0;   // of them, marked after all

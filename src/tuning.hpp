@@ -76,6 +76,11 @@ inline constexpr std::uint64_t kSparseParallelMinPairs = 16384;
 inline constexpr std::uint64_t kProbeValues = 128;
 inline constexpr std::uint64_t kProbeRechoiceGrowth = 2;  // "each time n doubles"; not measured against others
 inline constexpr std::uint64_t kProbePositions = 6;
+// While values lie below 64 (and AVX-512 marks a group's pairs as bits, pair_bits.hpp), a probe
+// pair costs a fraction of an instruction, so more of them pay: 0.167 on one thread to 2^22 took
+// 1.31 s with 6, 1.19 s with 9, 1.12-1.15 s with 12 and 1.12-1.20 s with 16 (Grundy's game,
+// marking bytes, took 2.50 s with 12 against 2.12 s with 6 to 2^21).
+inline constexpr std::uint64_t kProbePositionsAsBits = 12;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
 inline constexpr std::uint64_t kSparseScanChunk = 64;
