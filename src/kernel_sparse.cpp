@@ -38,6 +38,7 @@
 #include <limits>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -484,6 +485,15 @@ class SparseKernel final : public Kernel {
                                          RareIt first, RareIt last, Marks& marks) const {
     auto mark = [&](RareIt from, RareIt to) {
       const Value* part = rare_values_.data() + (from - rare_.begin());
+      if constexpr (std::is_same_v<Marks, ValueSet>)
+        if (bound_ <= 64) {
+          // One word of bits, kept in a register: inserting into the set would load and store
+          // that word for every pair, each waiting for the one before.
+          std::uint64_t bits = 0;
+          for (RareIt r = from; r != to; ++r, ++part) bits |= std::uint64_t{1} << (*part ^ g[m - *r]);
+          marks.insert_below_64(bits);
+          return;
+        }
       for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
     };
     if (move.unequal && m % 2 == 0) {  // the split (m/2, m/2) is not a move
