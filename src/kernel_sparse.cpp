@@ -72,18 +72,22 @@ struct Screened {
   std::size_t first, last;
 };
 
+// Values below 64 marked as the bits of one word: a local one stays in a register, where
+// inserting into a ValueSet loads and stores its word for every value, each waiting for the one
+// before.
+struct WordMarks {
+  std::uint64_t bits = 0;
+  void insert(Value v) { bits |= std::uint64_t{1} << v; }
+};
+
 // One row of value marks per heap of a group, side by side; with values below 64 (and
-// can_mark_pair_bits), a part's pairs with the whole group are kept as bits instead
-// (pair_bits.hpp): listed as they come, marked when the rows are read.
+// can_mark_pair_bits), one word of bits per heap instead, and a part's pairs with the whole group
+// listed as they come and marked when the rows are read (pair_bits.hpp).
 class GroupMarks {
  public:
-  struct Row {
-    std::uint8_t* bytes;
-    void insert(Value v) { bytes[v] = 1; }
-  };
 
-  // Rows for heaps heaps, each holding values 0..bound, all clear; as_bits: values below 64, kept
-  // as bits (marks_as_bits).
+  // Rows for heaps heaps, each holding values 0..bound, all clear; as_bits: one-byte values below
+  // 64, kept as bits (marks_as_bits).
   void prepare(std::uint64_t heaps, std::uint64_t bound, bool as_bits) {
     stride_ = ValueMarks::bytes_for(bound);
     if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
@@ -92,7 +96,18 @@ class GroupMarks {
     pairs_.clear();
     std::fill(std::begin(bits_), std::end(bits_), 0);
   }
-  Row row(std::uint64_t j) { return Row{bytes_.data() + j * stride_}; }
+  // Hands mark (a callable taking marks with insert(Value)) the marks of heap j of the group.
+  template <class F>
+  void mark_heap(std::uint64_t j, F&& mark) {
+    if (as_bits_) {
+      WordMarks word;
+      mark(word);
+      bits_[j] |= word.bits;
+    } else {
+      Row row{bytes_.data() + j * stride_};
+      mark(row);
+    }
+  }
   // Marks part ^ partners[j] in row j, for every j < heaps (the group's heaps) but skip: the
   // pairs of one part with the consecutive partners of a group's heaps. The XOR is vectorised
   // into a row of values, then each is a plain store.
@@ -113,18 +128,21 @@ class GroupMarks {
   }
   // Adds row j's marks to set and clears the row.
   void move_row_into(std::uint64_t j, ValueSet& set) {
+    if (!as_bits_) return ValueMarks::move_marks_into(bytes_.data() + j * stride_, stride_, set);
     if (!pairs_.empty()) {
       mark_pair_bits(pairs_, heaps_, bits_);
       pairs_.clear();
     }
-    ValueMarks::move_marks_into(bytes_.data() + j * stride_, stride_, set);
-    if (as_bits_) {
-      set.insert_below_64(bits_[j]);
-      bits_[j] = 0;
-    }
+    set.insert_below_64(bits_[j]);
+    bits_[j] = 0;
   }
 
  private:
+  struct Row {
+    std::uint8_t* bytes;
+    void insert(Value v) { bytes[v] = 1; }
+  };
+
   std::uint64_t stride_ = 0;
   std::vector<std::uint8_t> bytes_;
   std::uint64_t heaps_ = 0;
@@ -190,6 +208,7 @@ class SparseKernel final : public Kernel {
 
   void compute(Sequence& values, std::uint64_t target) override {
     set_reach(values);
+    block_ = omp_get_max_threads() == 1 ? tuning::kSparseBlockOneThread : tuning::kSparseBlock;
     extend_widening(values, target, [&](auto& g) { return run(g, target); },
                     [this](std::uint64_t n, Value value) { record(n, value); });
   }
@@ -258,7 +277,7 @@ class SparseKernel final : public Kernel {
   Value run(ValueVector<T>& g, std::uint64_t target) {
     while (g.size() < target) {
       const std::uint64_t start = g.size();
-      const std::uint64_t end = std::min(target, start + tuning::kSparseBlock);
+      const std::uint64_t end = std::min(target, start + block_);
       const std::size_t rare_before_block = rare_.size();
       if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
         choose_probe_parts(g);
@@ -487,11 +506,9 @@ class SparseKernel final : public Kernel {
       const Value* part = rare_values_.data() + (from - rare_.begin());
       if constexpr (std::is_same_v<Marks, ValueSet>)
         if (bound_ <= 64) {
-          // One word of bits, kept in a register: inserting into the set would load and store
-          // that word for every pair, each waiting for the one before.
-          std::uint64_t bits = 0;
-          for (RareIt r = from; r != to; ++r, ++part) bits |= std::uint64_t{1} << (*part ^ g[m - *r]);
-          marks.insert_below_64(bits);
+          WordMarks word;
+          for (RareIt r = from; r != to; ++r, ++part) word.insert(static_cast<Value>(*part ^ g[m - *r]));
+          marks.insert_below_64(word.bits);
           return;
         }
       for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
@@ -518,14 +535,13 @@ class SparseKernel final : public Kernel {
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                 std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
-    group.prepare(heaps, bound_, marks_as_bits());
+    group.prepare(heaps, bound_, sizeof(T) == 1 && marks_as_bits());
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
-          auto marks = group.row(j);
-          mark_rare_pairs(g, move, n_lo + j - move.take, start, marks);
+          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, start, marks); });
         }
         continue;
       }
@@ -555,10 +571,11 @@ class SparseKernel final : public Kernel {
       }
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
-        auto marks = group.row(j);
-        mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
-                   every_first, marks);
-        mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
+        group.mark_heap(j, [&](auto& marks) {
+          mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
+                     every_first, marks);
+          mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
+        });
       }
     }
   }
@@ -851,16 +868,16 @@ class SparseKernel final : public Kernel {
   }
 
   // Whether decide_quickly may be used for the block from start: moves few enough to compare
-  // one by one, and heaps large enough that the near rare positions (r <= kSparseBlock) pair
+  // one by one, and heaps large enough that the near rare positions (r <= block_) pair
   // with every heap, r < m / 2.
   bool can_decide_quickly(std::uint64_t start) const {
     if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
         moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
       return false;
-    return start > 2 * tuning::kSparseBlock + moves_.split_two().back().take + 1;
+    return start > 2 * block_ + moves_.split_two().back().take + 1;
   }
 
-  // The rare positions r <= W (W = kSparseBlock) laid out in reverse: lane j holds G(r) for
+  // The rare positions r <= W (W = block_) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
   // the lanes against its partners m - W + j read forwards (find_xor_values).
   template <class T>
@@ -881,11 +898,10 @@ class SparseKernel final : public Kernel {
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    constexpr std::uint64_t kWidth = tuning::kSparseBlock;
-    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kWidth; ++k)
+    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= block_; ++k)
       if (rare_[k] > 0) {
-        near.parts[kWidth - rare_[k]] = static_cast<T>(rare_values_[k]);
-        near.holes[kWidth - rare_[k]] = 0;
+        near.parts[block_ - rare_[k]] = static_cast<T>(rare_values_[k]);
+        near.holes[block_ - rare_[k]] = 0;
       }
   }
 
@@ -923,8 +939,8 @@ class SparseKernel final : public Kernel {
         // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
         // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes = std::min(tuning::kSparseBlock, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
-        const std::uint64_t first_lane = tuning::kSparseBlock - lanes;
+        const std::uint64_t lanes = std::min(block_, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t first_lane = block_ - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
       }
@@ -1055,6 +1071,7 @@ class SparseKernel final : public Kernel {
   }
   const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
+  std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t bound_ = 1;            // a power of two above every value so far
   RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;

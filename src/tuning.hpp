@@ -18,7 +18,13 @@ namespace sgx::tuning {
 // 11.94e9 against 12.08e9; on two threads to 2^22, the span fell from 43% to 34% of the work on
 // Grundy's game and from 43% to 40% on 0.6 (run_octal --profile).
 inline constexpr std::uint64_t kSparseBlock = 1024;
-static_assert(kSparseBlock % 64 == 0, "the ordered part reads the near rare positions in vectors of 64 bytes");
+// On one thread no block is shared, so only the ordered part's pairs grow with its width: there
+// blocks of kSparseBlockOneThread. Three alternating runs each, one thread to 2^22: 0.167 1.10 s
+// with 1024 against 1.01 s with 512, 0.6 4.65 against 4.57 s, Grundy's game 3.39 against 3.31 s.
+inline constexpr std::uint64_t kSparseBlockOneThread = 512;
+static_assert(kSparseBlock % 64 == 0 && kSparseBlockOneThread % 64 == 0,
+              "the ordered part reads the near rare positions in vectors of 64 bytes");
+static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions are laid out for the wider block");
 // The sparse kernel's ordered part settles most heaps by comparing the options it alone sees
 // with the heap's kQuickCandidates least common values not yet seen (decide_quickly); games with
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
