@@ -556,19 +556,7 @@ class SparseKernel final : public Kernel {
         screened->push_back(Screened{&move, m_lo, static_cast<std::size_t>(marked_last - rare_.begin()),
                                      static_cast<std::size_t>(every_last - rare_.begin())});
       }
-      for (RareIt r = every_first; r != marked_last; ++r) {
-        const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
-        const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
-        // The partners of successive r lie far apart once n outgrows the caches: ask for those of
-        // a later r now, so that they arrive while this one is marked.
-        if (marked_last - r > tuning::kSparsePrefetchAhead) {
-          const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
-          for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
-        }
-        // With unequal parts, the heap with m = 2r has no split (r, r).
-        const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
-        group.mark_pair_values(part, partners, heaps, skip);
-      }
+      mark_pairs_with_every_heap(g, move, m_lo, heaps, every_first, marked_last, group);
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
         group.mark_heap(j, [&](auto& marks) {
@@ -577,6 +565,30 @@ class SparseKernel final : public Kernel {
           mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
         });
       }
+    }
+  }
+
+  // Marks the pairs of the rare r in [first, last) with each of the heaps of a group, whose parts
+  // sum to m_lo + j for heap j, into its rows. Kept out of line, as is mark_probe_pairs_of_group:
+  // inlined into the group's task, the marking loop lost its registers to the rest (a load from
+  // the stack every pair), and Grundy's game was 4% slower on one thread.
+  template <class T>
+  [[gnu::noinline]] void mark_pairs_with_every_heap(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m_lo,
+                                                    std::uint64_t heaps, RareIt first, RareIt last,
+                                                    GroupMarks& group) const {
+    const std::uint64_t m_hi = m_lo + heaps - 1;
+    for (RareIt r = first; r != last; ++r) {
+      const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
+      const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
+      // The partners of successive r lie far apart once n outgrows the caches: ask for those of
+      // a later r now, so that they arrive while this one is marked.
+      if (last - r > tuning::kSparsePrefetchAhead) {
+        const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
+        for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
+      }
+      // With unequal parts, the heap with m = 2r has no split (r, r).
+      const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
+      group.mark_pair_values(part, partners, heaps, skip);
     }
   }
 
@@ -589,7 +601,7 @@ class SparseKernel final : public Kernel {
   // probe parts being the first places of values, their partners lie near n, well inside the
   // tail (at least kBoundedMinTail values).
   template <class T>
-  void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+  [[gnu::noinline]] void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
                                  std::uint64_t last, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
     for (const SplitMove& move : moves_.split_two()) {
