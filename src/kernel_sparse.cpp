@@ -85,7 +85,6 @@ struct WordMarks {
 // listed as they come and marked when the rows are read (pair_bits.hpp).
 class GroupMarks {
  public:
-
   // Rows for heaps heaps, each holding values 0..bound, all clear; as_bits: one-byte values below
   // 64, kept as bits (marks_as_bits).
   void prepare(std::uint64_t heaps, std::uint64_t bound, bool as_bits) {
@@ -110,7 +109,7 @@ class GroupMarks {
   }
   // Marks part ^ partners[j] in row j, for every j < heaps (the group's heaps) but skip: the
   // pairs of one part with the consecutive partners of a group's heaps. The XOR is vectorised
-  // into a row of values, then each is a plain store.
+  // into a row of values, then each is a plain store; as bits, the part is only listed.
   template <class T>
   void mark_pair_values(T part, const T* partners, std::uint64_t heaps, std::uint64_t skip) {
     if constexpr (sizeof(T) == 1)
@@ -526,8 +525,8 @@ class SparseKernel final : public Kernel {
   // Marks, for the heaps start + i with i in [first, last) (at most kSparseGroup), the values of
   // their rare pairs with partner below start into one row of marks per heap. A rare r that pairs
   // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
-  // places, so its values are one vectorised XOR and a plain store per heap; only the few r at
-  // the edges are paired heap by heap.
+  // places, so its values are one vectorised XOR and a plain store per heap (or, below 64, bits
+  // for 64 heaps at once: GroupMarks); only the few r at the edges are paired heap by heap.
   //
   // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
   // are left to screen_group, listed in screened.
