@@ -59,6 +59,7 @@ namespace {
 using RareIt = std::vector<std::uint64_t>::const_iterator;
 
 static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
+static_assert(tuning::kSparseGroup <= kBitHeaps, "a group's pairs are marked as bits in one go");
 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
@@ -85,15 +86,14 @@ struct WordMarks {
 // listed as they come and marked when the rows are read (pair_bits.hpp).
 class GroupMarks {
  public:
-  // Rows for heaps heaps, each holding values 0..bound, all clear; as_bits: one-byte values below
-  // 64, kept as bits (marks_as_bits).
+  // Rows for heaps heaps, each holding values 0..bound; as_bits: one-byte values below 64, kept as
+  // bits (marks_as_bits). The rows are clear: move_row_into leaves them so.
   void prepare(std::uint64_t heaps, std::uint64_t bound, bool as_bits) {
     stride_ = ValueMarks::bytes_for(bound);
     if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
     heaps_ = heaps;
     as_bits_ = as_bits;
     pairs_.clear();
-    std::fill(std::begin(bits_), std::end(bits_), 0);
   }
   // Hands mark (a callable taking marks with insert(Value)) the marks of heap j of the group.
   template <class F>
@@ -504,7 +504,7 @@ class SparseKernel final : public Kernel {
     auto mark = [&](RareIt from, RareIt to) {
       const Value* part = rare_values_.data() + (from - rare_.begin());
       if constexpr (std::is_same_v<Marks, ValueSet>)
-        if (bound_ <= 64) {
+        if (bound_ <= kOneWordValues) {
           WordMarks word;
           for (RareIt r = from; r != to; ++r, ++part) word.insert(static_cast<Value>(*part ^ g[m - *r]));
           marks.insert_below_64(word.bits);
@@ -619,7 +619,7 @@ class SparseKernel final : public Kernel {
   }
 
   // Whether a group's pairs are marked as bits (pair_bits.hpp): while every value lies below 64.
-  bool marks_as_bits() const { return bound_ <= kBitHeaps && can_mark_pair_bits(); }
+  bool marks_as_bits() const { return bound_ <= kOneWordValues && can_mark_pair_bits(); }
 
   void forget_probe_parts() {
     probe_parts_.clear();

@@ -25,7 +25,7 @@ namespace {
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void mark_avx512(const std::vector<GroupPair>& pairs,
                                                                         std::uint64_t heaps, std::uint64_t* bits) {
-  const __mmask64 lanes = heaps >= 64 ? ~__mmask64{0} : (__mmask64{1} << heaps) - 1;
+  const __mmask64 lanes = heaps >= kBitHeaps ? ~__mmask64{0} : (__mmask64{1} << heaps) - 1;
   // spread[k]: byte 8k + i of a vector into the low byte of 64-bit lane i (the others zeroed by
   // the mask).
   __m512i spread[8];

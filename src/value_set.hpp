@@ -34,6 +34,9 @@ inline std::uint64_t count_bits(std::uint64_t x) {
 #endif
 }
 
+// Values below this fit the bits of one 64-bit word (ValueSet::insert_below_64).
+inline constexpr Value kOneWordValues = 64;
+
 class ValueSet {
  public:
   // Holds values 0..bound (inclusive: the mex of values below bound can be bound itself).
@@ -42,7 +45,7 @@ class ValueSet {
   void reset(std::uint64_t bound) { words_.assign(bound / 64 + 1, 0); }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
 
-  // Adds the values below 64 whose bits are set in bits.
+  // Adds the values below kOneWordValues whose bits are set in bits.
   void insert_below_64(std::uint64_t bits) { words_[0] |= bits; }
   // Every value must lie within the bound the set was made for (checked in Debug builds).
   void insert(Value v) {
