@@ -66,6 +66,9 @@ static_assert(tuning::kSparseGroup <= kBitHeaps, "a group's pairs are marked as 
 
 // Heaps a block of the ordered part (tuning.hpp).
 constexpr std::uint64_t kBlock = tuning::kSparseBlock;
+// The near rare positions r <= kNearReach are laid out as lanes (NearRare): a heap's pairs with
+// the partner anywhere in its round.
+constexpr std::uint64_t kNearReach = tuning::kSparseRound;
 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
@@ -122,8 +125,12 @@ class GroupMarks {
       if (as_bits_) return list_pair(part, partners, skip);
     T values[tuning::kSparseGroup];
     for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
+    // The stride in a local: read from the member, it was loaded again after every store (a byte
+    // store may alias it), and that load waited on the store whenever their addresses shared
+    // their last 12 bits, which depends on where the stack lies.
+    const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
-    for (std::uint64_t j = 0; j < heaps; ++j, base += stride_)
+    for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
       if (j != skip) base[values[j]] = 1;
   }
   // Kept out of line: inlined into the marking loops, it made Grundy's game (values past 64, so
@@ -294,7 +301,7 @@ class SparseKernel final : public Kernel {
       if (can_decide_quickly(start)) lay_out_near_rare<T>();
       for (std::uint64_t block = start; block < end; block += tuning::kSparseBlock) {
         const std::uint64_t block_end = std::min(end, block + tuning::kSparseBlock);
-        if (block > start) mark_pairs_of_round(g, start, block, block_end);
+        if (block > start) compare_pairs_of_round(g, start, block, block_end);
         if (const std::optional<Value> too_wide = run_block(g, start, block, block_end, rare_before_round))
           return *too_wide;
         // Wider values or a new mask: the rest of the round is listed again, for them.
@@ -340,34 +347,33 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Marks, for the heaps of the block [block, end) of the round from start, their pairs with a
-  // rare part and the partner in the round's earlier blocks (start <= m - r < block) into their
-  // known sets, a group of heaps a task as in enumerate_known_pairs, and lists their candidates
-  // again: the ordered part then compares only the pairs with the partner inside the block. (The
-  // rare positions new in the round lie past m - start: decide_quickly pairs those.)
+  // Compares, for the heaps of the block [block, end) of the round from start, their pairs with a
+  // near rare part and the partner in the round's earlier blocks (start <= m - r < block) with
+  // their candidates, a few heaps a task (far_given_): the ordered part then compares only the
+  // pairs with the partner inside the block. Where those pairs give every candidate, they are
+  // marked into the heap's known set and its candidates listed again. (The rare positions new in
+  // the round lie past m - start: decide_quickly pairs those.)
   template <class T>
-  void mark_pairs_of_round(const ValueVector<T>& g, std::uint64_t start, std::uint64_t block, std::uint64_t end) {
-    rare_marked_below_ = start;
+  void compare_pairs_of_round(const ValueVector<T>& g, std::uint64_t start, std::uint64_t block, std::uint64_t end) {
     if (!can_decide_quickly(start) || bound_ != candidates_bound_) return;  // only the quick decision reads them
-    const std::uint64_t reach = static_cast<std::uint64_t>(
-        std::upper_bound(rare_.begin(), rare_.end(), end - start) - std::upper_bound(rare_.begin(), rare_.end(), 0));
-    const bool parallel = reach * (end - block) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
+    const bool parallel = (end - block) * (block - start) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
     const bool timed = timing_tasks();
     const Ticks region_started = timed ? read_ticks() : 0;
     RegionTicks tasks;
 #pragma omp parallel if (parallel)
     {
-      GroupMarks group;
       TaskTimer timer(timed);
 #pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t first = block; first < end; first += tuning::kSparseGroup) {
+      for (std::uint64_t first = block; first < end; first += tuning::kSparseHeapsPerTask) {
         timer.start();
-        const std::uint64_t heaps = std::min(end - first, tuning::kSparseGroup);
-        group.prepare(heaps, bound_, sizeof(T) == 1 && marks_as_bits());
-        mark_rare_pairs_of_group(g, first, heaps, start, block, group, nullptr);
-        for (std::uint64_t j = 0; j < heaps; ++j) {
-          group.move_row_into(j, known_[first + j - start]);
-          list_candidates<T>(first + j, start);
+        for (std::uint64_t n = first; n < std::min(end, first + tuning::kSparseHeapsPerTask); ++n) {
+          const std::uint64_t i = n - start;
+          far_given_[i] = given_by_earlier_blocks(g, n, start, block);
+          const std::uint32_t all = (std::uint32_t{1} << candidates_[i].count) - 1;
+          if (candidates_[i].count == 0 || far_given_[i] != all) continue;
+          for (const SplitMove& move : moves_.split_two()) mark_rare_pairs(g, move, n - move.take, start, block, known_[i]);
+          list_candidates<T>(n, start);
+          far_given_[i] = given_by_earlier_blocks(g, n, start, block);
         }
         timer.stop();
       }
@@ -377,18 +383,40 @@ class SparseKernel final : public Kernel {
       }
     }
     if (timed) record_region(tasks, region_started, parallel);
-    rare_marked_below_ = block;
+  }
+
+  // Which of heap n's candidates (bit k: candidates_[i].values[k]) its pairs with a near rare part
+  // and the partner in [start, block) give: the near rare lanes against partners start..block - 1.
+  template <class T>
+  std::uint32_t given_by_earlier_blocks(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
+                                        std::uint64_t block) const {
+    const Candidates& listed = candidates_[n - start];
+    if (listed.count == 0 || block == start) return 0;
+    T candidates[tuning::kQuickCandidates];
+    for (int k = 0; k < listed.count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
+    const NearRare<T>& near = near_rare<T>();
+    std::uint32_t given = 0;
+    for (const SplitMove& move : moves_.split_two()) {
+      const std::uint64_t m = n - move.take;
+      if (m <= start) continue;
+      // Lane kNearReach - (m - start) + x pairs r = m - start - x with the partner start + x.
+      const std::uint64_t first_lane = kNearReach - (m - start);
+      given |= find_xor_values(near.parts.data() + first_lane, g.data() + start, near.holes.data() + first_lane,
+                               std::min(m, block) - start, candidates, listed.count);
+    }
+    return given;
   }
 
   // The ordered part of the block from block (in the round from start), for heaps from..end - 1:
-  // each heap's options that the parallel part could not see, in order. It runs on one thread while the others wait, so it does
-  // as little as it can: those few options are only compared with the heap's least common values
-  // not yet seen (decide_quickly, after making the known set exact where its screening cut the
-  // candidates short: decide_quickly_exact), and with speculate, a value that then stands unless
-  // a rare value below it is given by no option is taken on speculation (listed in speculated_,
-  // confirmed after the block in parallel). Only where that does not settle the value are all
-  // options put in a set (the full decision); there a guess that would have been wrong counts as a
-  // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
+  // each heap's options that the parallel part could not see, in order. It runs on one thread
+  // while the others wait, so it does as little as it can: those few options are only compared
+  // with the heap's least common values not yet seen (decide_quickly, after making the known set
+  // exact where its screening cut the candidates short: decide_quickly_exact), and with speculate,
+  // a value that then stands unless a rare value below it is given by no option is taken on
+  // speculation (listed in speculated_, confirmed after the block in parallel). Only where that
+  // does not settle the value are all options put in a set (the full decision); there a guess that
+  // would have been wrong counts as a miss too (block_missed_). Stops early, returning it, at a
+  // value that does not fit T.
   template <class T>
   std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
                                        std::uint64_t block, std::size_t rare_before_round, bool speculate) {
@@ -485,7 +513,7 @@ class SparseKernel final : public Kernel {
     remark_.assign(count, 0);
     screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
     const bool quick = can_decide_quickly(start);
-    rare_marked_below_ = start;
+    far_given_.assign(count, 0);
     candidates_.resize(count);
     candidates_bound_ = bound_;
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
@@ -505,8 +533,7 @@ class SparseKernel final : public Kernel {
         const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
         std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
         screened.clear();
-        group.prepare(last - first, bound_, sizeof(T) == 1 && marks_as_bits());
-        mark_rare_pairs_of_group(g, start + first, last - first, 1, start, group, screening ? &screened : nullptr);
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
         mark_probe_pairs_of_group(g, start, first, last, group);
         for (std::uint64_t i = first; i < last; ++i) {
           known_[i].clear();
@@ -587,36 +614,33 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Marks, for the heaps n_lo + j with j < heaps (at most kSparseGroup), the values of their rare
-  // pairs with the partner in [low, high), low >= 1, into the group's rows (prepared). A rare r
-  // that pairs with every heap of the group meets the partners G(m - r) of consecutive heaps in
-  // consecutive places, so its values are one vectorised XOR and a plain store per heap (or, below
-  // 64, bits for 64 heaps at once: GroupMarks); only the few r at the edges are paired heap by
-  // heap.
+  // Marks, for the heaps start + i with i in [first, last) (at most kSparseGroup), the values of
+  // their rare pairs with partner below start into one row of marks per heap. A rare r that pairs
+  // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
+  // places, so its values are one vectorised XOR and a plain store per heap (or, below 64, bits
+  // for 64 heaps at once: GroupMarks); only the few r at the edges are paired heap by heap.
   //
   // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
   // are left to screen_group, listed in screened.
   template <class T>
-  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t n_lo, std::uint64_t heaps, std::uint64_t low,
-                                std::uint64_t high, GroupMarks& group, std::vector<Screened>* screened) const {
+  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
+                                std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
+    const std::uint64_t heaps = last - first;
+    group.prepare(heaps, bound_, sizeof(T) == 1 && marks_as_bits());
     for (const SplitMove& move : moves_.split_two()) {
+      const std::uint64_t n_lo = start + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
-          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, low, high, marks); });
+          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, 1, start, marks); });
         }
         continue;
       }
       const std::uint64_t m_lo = n_lo - move.take;
       const std::uint64_t m_hi = m_lo + heaps - 1;
-      if (m_hi < low) continue;
-      // r pairs with every heap: partner below high for the largest m, and at least low for the
-      // smallest. Heap m pairs with m - high < r <= m - low.
-      auto after = [this](RareIt from, std::uint64_t m, std::uint64_t bound) {
-        return std::upper_bound(from, rare_.end(), m >= bound ? m - bound : 0);
-      };
-      const auto every_first = after(rare_.begin(), m_hi, high);
-      const auto every_last = std::max(every_first, after(rare_.begin(), m_lo, low));
+      // r pairs with every heap: partner below start for the largest m, and r below the smallest.
+      const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
+      const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
@@ -627,8 +651,9 @@ class SparseKernel final : public Kernel {
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
         group.mark_heap(j, [&](auto& marks) {
-          mark_pairs(g, move, m, after(rare_.begin(), m, high), every_first, marks);
-          if (m >= low) mark_pairs(g, move, m, every_last, after(every_last, m, low), marks);
+          mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
+                     every_first, marks);
+          mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
         });
       }
     }
@@ -877,12 +902,11 @@ class SparseKernel final : public Kernel {
     return {listed_to, left > 0 && reach_a < wanted_a, reach_a};
   }
 
-  // Pairs of heap n with a rare part and the partner inside the round (from rare_marked_below_:
-  // those below are in its known set): small rare r, and rare positions that joined during this
-  // round. (Pairs of two common parts give rare values only:
+  // Pairs of heap n with a rare part and the partner inside the round: small rare r, and rare
+  // positions that joined during this round. (Pairs of two common parts give rare values only:
   // decide() looks for those when it needs them.)
   template <class T>
-  void enumerate_pairs_inside_round(const ValueVector<T>& g, std::uint64_t n,
+  void enumerate_pairs_inside_round(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
                                     std::size_t rare_before_round, ValueSet& seen) const {
     const RareIt before_round = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_round);
     const RareIt first = std::lower_bound(rare_.begin(), before_round, std::uint64_t{1});  // parts are non-empty
@@ -892,9 +916,8 @@ class SparseKernel final : public Kernel {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
       // Rare r from before the round whose partner m - r lies inside it: 1 <= r <= m - start.
-      if (m >= rare_marked_below_)
-        mark_pairs(g, move, m, first, std::upper_bound(first, before_round, std::min(m - rare_marked_below_, m - 1)),
-                   seen);
+      if (m >= start)
+        mark_pairs(g, move, m, first, std::upper_bound(first, before_round, std::min(m - start, m - 1)), seen);
       mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
     }
   }
@@ -943,27 +966,27 @@ class SparseKernel final : public Kernel {
       moves_.mark_simple_options(g, n, scratch.marks);
       scratch.marks.move_into(seen);
     }
-    enumerate_pairs_inside_round(g, n, rare_before_round, seen);
+    enumerate_pairs_inside_round(g, n, start, rare_before_round, seen);
     return decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start], scratch);
   }
 
   // Whether decide_quickly may be used in the round from start: moves few enough to compare
-  // one by one, and heaps large enough that the near rare positions (r <= kBlock) pair
+  // one by one, and heaps large enough that the near rare positions (r <= kNearReach) pair
   // with every heap, r < m / 2.
   bool can_decide_quickly(std::uint64_t start) const {
     if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
         moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
       return false;
-    return start > 2 * kBlock + moves_.split_two().back().take + 1;
+    return start > 2 * kNearReach + moves_.split_two().back().take + 1;
   }
 
-  // The rare positions r <= W (W = kBlock) laid out in reverse: lane j holds G(r) for
+  // The rare positions r <= W (W = kNearReach) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
   // the lanes against its partners m - W + j read forwards (find_xor_values).
   template <class T>
   struct NearRare {
-    std::vector<T> parts = std::vector<T>(tuning::kSparseBlock);
-    std::vector<T> holes = std::vector<T>(tuning::kSparseBlock);
+    std::vector<T> parts = std::vector<T>(kNearReach);
+    std::vector<T> holes = std::vector<T>(kNearReach);
   };
   template <class T>
   const NearRare<T>& near_rare() const {
@@ -978,10 +1001,10 @@ class SparseKernel final : public Kernel {
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kBlock; ++k)
+    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kNearReach; ++k)
       if (rare_[k] > 0) {
-        near.parts[kBlock - rare_[k]] = static_cast<T>(rare_values_[k]);
-        near.holes[kBlock - rare_[k]] = 0;
+        near.parts[kNearReach - rare_[k]] = static_cast<T>(rare_values_[k]);
+        near.holes[kNearReach - rare_[k]] = 0;
       }
   }
 
@@ -993,10 +1016,11 @@ class SparseKernel final : public Kernel {
   };
 
   // G(n) when it follows from little: the heap's least common values missing from its known set
-  // (the candidates) are compared with the options the parallel part could not see, its pairs
-  // with a partner inside its block (the round's earlier blocks are in the known set:
-  // mark_pairs_of_round), with the rare positions new in the round, and its simple options; the first candidate c none of them
-  // gives is G(n) if every rare value below it is known present. If one is not, c is taken on
+  // (the candidates) are compared with the options the parallel part could not see: its pairs
+  // with a partner inside its block (those in the round's earlier blocks are in the known set:
+  // mark_pairs_of_round), its pairs with the rare positions new in the round, and its simple
+  // options. The first candidate c none of them gives is G(n) if every rare value below it is
+  // known present. If one is not, c is taken on
   // speculation: every common value below c is given, so G(n) differs from c only when one of
   // those rare values is given by no option at all, a new rare position (few past the first
   // thousands of heaps).
@@ -1009,7 +1033,7 @@ class SparseKernel final : public Kernel {
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
     for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    std::uint32_t given = 0;
+    std::uint32_t given = far_given_[n - start];
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
     };
@@ -1021,7 +1045,7 @@ class SparseKernel final : public Kernel {
         // partner below block, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
         const std::uint64_t lanes = std::min(kBlock, (m - block + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
-        const std::uint64_t first_lane = kBlock - lanes;
+        const std::uint64_t first_lane = kNearReach - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
       }
@@ -1054,6 +1078,7 @@ class SparseKernel final : public Kernel {
     scratch.fit(bound_);
     mark_screened_pairs(g, n - start, scratch.marks);
     list_candidates<T>(n, start);
+    far_given_[n - start] = given_by_earlier_blocks(g, n, start, block);
     return decide_quickly(g, n, start, block, rare_before_round, value);
   }
 
@@ -1176,7 +1201,7 @@ class SparseKernel final : public Kernel {
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
   std::vector<ValueSet> known_;        // per heap of the round: pairs known before the round (and its block)
-  std::uint64_t rare_marked_below_ = 0;  // the current block's known sets hold its rare pairs with partner below it
+  std::vector<std::uint32_t> far_given_;  // per heap of the round: given_by_earlier_blocks
   std::vector<std::uint64_t> scanned_to_;  // per heap of the round: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the round: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the round: its screening failed (screen_group)
