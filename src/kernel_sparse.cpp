@@ -20,20 +20,17 @@
 // heap's least common values not yet seen (pair_screen.hpp), since the least common value no
 // pair gives is nearly always among them.
 //
-// Parallelism: heaps are taken in rounds [s, s + R). A pair whose partner lies below s is known
-// before the round starts, so those pairs are listed, and each heap's scan run, for the whole
-// round at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
+// Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
+// before the block starts, so those pairs are listed, and each heap's scan run, for the whole
+// block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
 // each heap's own work (its scan, and the candidates its ordered part compares) in small tasks,
-// since one heap's scan can take thousands of pairs. The round is then decided in blocks of B
-// heaps, in order: a block's pairs with a rare part and the partner in the round's earlier blocks
-// are marked first (in parallel, a few heaps a task), then each heap compares its pairs with the
-// partner inside its block (few) with its candidates, and takes the first none gives; it looks
-// for any rare value still missing among the pairs the parallel part could not see. That last
-// look is the slow part of a heap's turn, and it almost never changes the value: where it is all
-// that is left, the value is taken on speculation and the looks run after the block, in
+// since one heap's scan can take thousands of pairs. In order, each heap then compares its pairs
+// with a rare part inside the block (few) with its candidates, and takes the first none gives; it
+// looks for any rare value still missing among the pairs the parallel part could not see. That
+// last look is the slow part of a heap's turn, and it almost never changes the value: where it is
+// all that is left, the value is taken on speculation and the looks run after the block, in
 // parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
-// rest of the block is decided again. Wide rounds give the parallel parts many tasks; narrow
-// blocks keep the ordered part short (tuning.hpp, kSparseRound).
+// rest of the block is decided again.
 
 #include <algorithm>
 #include <bit>
@@ -64,18 +61,12 @@ using RareIt = std::vector<std::uint64_t>::const_iterator;
 static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
 static_assert(tuning::kSparseGroup <= kBitHeaps, "a group's pairs are marked as bits in one go");
 
-// Heaps a block of the ordered part (tuning.hpp).
-constexpr std::uint64_t kBlock = tuning::kSparseBlock;
-// The near rare positions r <= kNearReach are laid out as lanes (NearRare): a heap's pairs with
-// the partner anywhere in its round.
-constexpr std::uint64_t kNearReach = tuning::kSparseRound;
-
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
 
 // The rare positions rare_[first..last) whose pairs with the heaps of a group are screened rather
 // than marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
-// Indices, not iterators: rare positions that join during the round may move the list.
+// Indices, not iterators: rare positions that join during the block may move the list.
 struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
@@ -125,12 +116,8 @@ class GroupMarks {
       if (as_bits_) return list_pair(part, partners, skip);
     T values[tuning::kSparseGroup];
     for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
-    // The stride in a local: read from the member, it was loaded again after every store (a byte
-    // store may alias it), and that load waited on the store whenever their addresses shared
-    // their last 12 bits, which depends on where the stack lies.
-    const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
-    for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
+    for (std::uint64_t j = 0; j < heaps; ++j, base += stride_)
       if (j != skip) base[values[j]] = 1;
   }
   // Kept out of line: inlined into the marking loops, it made Grundy's game (values past 64, so
@@ -220,7 +207,7 @@ class SparseKernel final : public Kernel {
 
   void compute(Sequence& values, std::uint64_t target) override {
     set_reach(values);
-    round_ = omp_get_max_threads() == 1 ? tuning::kSparseBlock : tuning::kSparseRound;
+    block_ = omp_get_max_threads() == 1 ? tuning::kSparseBlockOneThread : tuning::kSparseBlock;
     extend_widening(values, target, [&](auto& g) { return run(g, target); },
                     [this](std::uint64_t n, Value value) { record(n, value); });
   }
@@ -284,153 +271,76 @@ class SparseKernel final : public Kernel {
     return "which was released to stay within the memory bound (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
-  // Computes heaps round by round until target, or until a value does not fit T (returned).
-  // Rounds widen from one block to round_, so that the first heaps, which have few pairs known
-  // before their round, are decided in narrow ones. A round ends early where the values outgrow
-  // bound_ (the quick decision then stops) or the mask is to be chosen again.
+  // Computes heaps block by block until target, or until a value does not fit T (returned).
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
     while (g.size() < target) {
       const std::uint64_t start = g.size();
-      const std::uint64_t end = std::min(target, start + std::clamp(start, tuning::kSparseBlock, round_));
-      const std::size_t rare_before_round = rare_.size();
+      const std::uint64_t end = std::min(target, start + block_);
+      const std::size_t rare_before_block = rare_.size();
       if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
         choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       if (can_decide_quickly(start)) lay_out_near_rare<T>();
-      for (std::uint64_t block = start; block < end; block += tuning::kSparseBlock) {
-        const std::uint64_t block_end = std::min(end, block + tuning::kSparseBlock);
-        if (block > start) compare_pairs_of_round(g, start, block, block_end);
-        if (const std::optional<Value> too_wide = run_block(g, start, block, block_end, rare_before_round))
-          return *too_wide;
-        // Wider values or a new mask: the rest of the round is listed again, for them.
-        if (bound_ != candidates_bound_ || mask_stale_) break;
+      start_undo_log();
+      // The ordered part, then the confirmation of the values it took on speculation; a miss
+      // (the lowest heap whose full decision differs) is put right and the rest of the block
+      // decided again, without speculation: where one guess was wrong, more often are (new rare
+      // positions come in clusters), and each costs the rest of the block.
+      block_missed_ = false;
+      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
+      std::uint64_t from = start;
+      for (;;) {
+        std::optional<Value> too_wide;
+        std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
+        try {
+          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate);
+        } catch (const MemoryReachError&) {
+          stopped = std::current_exception();
+        }
+        const std::optional<Miss> miss = confirm_speculations(g, start, rare_before_block);
+        if (!miss) {
+          if (stopped) std::rethrow_exception(stopped);
+          if (too_wide) return *too_wide;
+          break;
+        }
+        block_missed_ = true;
+        speculate = false;
+        forget_from(g, miss->heap);
+        g.push_back(static_cast<T>(miss->value));
+        record(miss->heap, miss->value);
+        from = miss->heap + 1;
       }
+      quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
       if (mask_stale_) choose_mask(g);
     }
     return 0;
   }
 
-  // The ordered part of the block [block, end) of the round from start, then the confirmation of
-  // the values it took on speculation; a miss (the lowest heap whose full decision differs) is put
-  // right and the rest of the block decided again, without speculation: where one guess was
-  // wrong, more often are (new rare positions come in clusters), and each costs the rest of the
-  // block. Returns a value that does not fit T, where the block stopped.
-  template <class T>
-  std::optional<Value> run_block(ValueVector<T>& g, std::uint64_t start, std::uint64_t block, std::uint64_t end,
-                                 std::size_t rare_before_round) {
-    start_undo_log();
-    block_missed_ = false;
-    bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
-    std::uint64_t from = block;
-    for (;;) {
-      std::optional<Value> too_wide;
-      std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
-      try {
-        too_wide = decide_in_order(g, from, end, start, block, rare_before_round, speculate);
-      } catch (const MemoryReachError&) {
-        stopped = std::current_exception();
-      }
-      const std::optional<Miss> miss = confirm_speculations(g, start, rare_before_round);
-      if (!miss) {
-        if (stopped) std::rethrow_exception(stopped);
-        quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
-        return too_wide;
-      }
-      block_missed_ = true;
-      speculate = false;
-      forget_from(g, miss->heap);
-      g.push_back(static_cast<T>(miss->value));
-      record(miss->heap, miss->value);
-      from = miss->heap + 1;
-    }
-  }
-
-  // Compares, for the heaps of the block [block, end) of the round from start, their pairs with a
-  // near rare part and the partner in the round's earlier blocks (start <= m - r < block) with
-  // their candidates, a few heaps a task (far_given_): the ordered part then compares only the
-  // pairs with the partner inside the block. Where those pairs give every candidate, they are
-  // marked into the heap's known set and its candidates listed again. (The rare positions new in
-  // the round lie past m - start: decide_quickly pairs those.)
-  template <class T>
-  void compare_pairs_of_round(const ValueVector<T>& g, std::uint64_t start, std::uint64_t block, std::uint64_t end) {
-    if (!can_decide_quickly(start) || bound_ != candidates_bound_) return;  // only the quick decision reads them
-    const bool parallel = (end - block) * (block - start) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
-    const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    RegionTicks tasks;
-#pragma omp parallel if (parallel)
-    {
-      TaskTimer timer(timed);
-#pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t first = block; first < end; first += tuning::kSparseHeapsPerTask) {
-        timer.start();
-        for (std::uint64_t n = first; n < std::min(end, first + tuning::kSparseHeapsPerTask); ++n) {
-          const std::uint64_t i = n - start;
-          far_given_[i] = given_by_earlier_blocks(g, n, start, block);
-          const std::uint32_t all = (std::uint32_t{1} << candidates_[i].count) - 1;
-          if (candidates_[i].count == 0 || far_given_[i] != all) continue;
-          for (const SplitMove& move : moves_.split_two()) mark_rare_pairs(g, move, n - move.take, start, block, known_[i]);
-          list_candidates<T>(n, start);
-          far_given_[i] = given_by_earlier_blocks(g, n, start, block);
-        }
-        timer.stop();
-      }
-      if (timed) {
-#pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
-      }
-    }
-    if (timed) record_region(tasks, region_started, parallel);
-  }
-
-  // Which of heap n's candidates (bit k: candidates_[i].values[k]) its pairs with a near rare part
-  // and the partner in [start, block) give: the near rare lanes against partners start..block - 1.
-  template <class T>
-  std::uint32_t given_by_earlier_blocks(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
-                                        std::uint64_t block) const {
-    const Candidates& listed = candidates_[n - start];
-    if (listed.count == 0 || block == start) return 0;
-    T candidates[tuning::kQuickCandidates];
-    for (int k = 0; k < listed.count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    const NearRare<T>& near = near_rare<T>();
-    std::uint32_t given = 0;
-    for (const SplitMove& move : moves_.split_two()) {
-      const std::uint64_t m = n - move.take;
-      if (m <= start) continue;
-      // Lane kNearReach - (m - start) + x pairs r = m - start - x with the partner start + x.
-      const std::uint64_t first_lane = kNearReach - (m - start);
-      given |= find_xor_values(near.parts.data() + first_lane, g.data() + start, near.holes.data() + first_lane,
-                               std::min(m, block) - start, candidates, listed.count);
-    }
-    return given;
-  }
-
-  // The ordered part of the block from block (in the round from start), for heaps from..end - 1:
-  // each heap's options that the parallel part could not see, in order. It runs on one thread
-  // while the others wait, so it does as little as it can: those few options are only compared
-  // with the heap's least common values not yet seen (decide_quickly, after making the known set
-  // exact where its screening cut the candidates short: decide_quickly_exact), and with speculate,
-  // a value that then stands unless a rare value below it is given by no option is taken on
-  // speculation (listed in speculated_, confirmed after the block in parallel). Only where that
-  // does not settle the value are all options put in a set (the full decision); there a guess that
-  // would have been wrong counts as a miss too (block_missed_). Stops early, returning it, at a
-  // value that does not fit T.
+  // The ordered part of the block from start, for heaps from..end - 1: each heap's options that the
+  // parallel part could not see, in order. It runs on one thread while the others wait, so it does
+  // as little as it can: those few options are only compared with the heap's least common values
+  // not yet seen (decide_quickly, after making the known set exact where its screening cut the
+  // candidates short: decide_quickly_exact), and with speculate, a value that then stands unless
+  // a rare value below it is given by no option is taken on speculation (listed in speculated_,
+  // confirmed after the block in parallel). Only where that does not settle the value are all
+  // options put in a set (the full decision); there a guess that would have been wrong counts as a
+  // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
   template <class T>
   std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
-                                       std::uint64_t block, std::size_t rare_before_round, bool speculate) {
+                                       std::size_t rare_before_block, bool speculate) {
     const Value type_max = std::numeric_limits<T>::max();
     const bool quick = can_decide_quickly(start);
     for (std::uint64_t n = from; n < end; ++n) {
       Value value = 0;
       const Quick outcome =
-          quick ? decide_quickly_exact(g, n, start, block, rare_before_round, value, ordered_scratch_) : Quick::kUndecided;
+          quick ? decide_quickly_exact(g, n, start, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
       if (outcome == Quick::kSpeculative && speculate) {
         speculated_.push_back(n);
       } else if (outcome != Quick::kDecided) {
         const Value guess = value;
-        value = decide_fully(g, n, start, rare_before_round, ordered_scratch_);
+        value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
         if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
       }
       if (value > type_max) return value;
@@ -451,7 +361,7 @@ class SparseKernel final : public Kernel {
   // A full decision that needs released values (MemoryReachError) below any miss is rethrown,
   // once the values from its heap on are forgotten, as the ordered part would have thrown it.
   template <class T>
-  std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::uint64_t start, std::size_t rare_before_round) {
+  std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::uint64_t start, std::size_t rare_before_block) {
     const std::size_t count = speculated_.size();
     if (count == 0) return std::nullopt;
     confirmed_.resize(count);
@@ -469,7 +379,7 @@ class SparseKernel final : public Kernel {
       for (std::size_t i = 0; i < count; ++i) {
         timer.start();
         try {
-          confirmed_[i] = decide_fully(g, speculated_[i], start, rare_before_round, scratch);
+          confirmed_[i] = decide_fully(g, speculated_[i], start, rare_before_block, scratch);
         } catch (const MemoryReachError&) {
 #pragma omp critical(sgx_confirm_stopped)
           if (i < first_stopped) {
@@ -499,7 +409,7 @@ class SparseKernel final : public Kernel {
     return miss;
   }
 
-  // For each heap n of the round, the values of pairs with a partner below start: (r, m - r)
+  // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
   // with r rare, the probe pairs, then (a, m - a) for a = 1, 2, ... until every rare value below
   // the least common value not listed is present. scanned_to_ says up to which a every pair was
   // listed.
@@ -513,7 +423,6 @@ class SparseKernel final : public Kernel {
     remark_.assign(count, 0);
     screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
     const bool quick = can_decide_quickly(start);
-    far_given_.assign(count, 0);
     candidates_.resize(count);
     candidates_bound_ = bound_;
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
@@ -578,14 +487,13 @@ class SparseKernel final : public Kernel {
     review_screening();
   }
 
-  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies in [low, high), low >= 1.
+  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
   template <class T, class Marks>
-  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t low,
-                       std::uint64_t high, Marks& marks) const {
-    if (m < low) return;
-    // low <= m - r < high  <=>  m - high < r <= m - low; parts are non-empty, so r >= 1.
-    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= high ? m - high : 0);
-    mark_pairs(g, move, m, first, std::upper_bound(first, rare_.end(), m - low), marks);
+  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
+                       Marks& marks) const {
+    // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
+    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
+    mark_pairs(g, move, m, first, std::lower_bound(first, rare_.end(), m), marks);
   }
 
   // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m. Called for every heap of
@@ -632,7 +540,7 @@ class SparseKernel final : public Kernel {
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
-          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, 1, start, marks); });
+          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, start, marks); });
         }
         continue;
       }
@@ -788,7 +696,7 @@ class SparseKernel final : public Kernel {
     remarked_heaps_ += remarked;
   }
 
-  // Marks the screened rare pairs of the round's heap i whose screening failed (remark_) into its
+  // Marks the screened rare pairs of the block's heap i whose screening failed (remark_) into its
   // known set, which is then exact.
   template <class T>
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
@@ -800,7 +708,7 @@ class SparseKernel final : public Kernel {
     exact_below_[i] = kExact;
   }
 
-  // Lists, for the ordered part's quick decision of heap n (round from start), the least common
+  // Lists, for the ordered part's quick decision of heap n (block from start), the least common
   // values missing from its known set, and which of them have a rare value below them that is not
   // known present either. Done in the parallel part, so that the ordered part only compares.
   template <class T>
@@ -902,29 +810,29 @@ class SparseKernel final : public Kernel {
     return {listed_to, left > 0 && reach_a < wanted_a, reach_a};
   }
 
-  // Pairs of heap n with a rare part and the partner inside the round: small rare r, and rare
-  // positions that joined during this round. (Pairs of two common parts give rare values only:
+  // Pairs of heap n with a rare part and the partner inside the block: small rare r, and rare
+  // positions that joined during this block. (Pairs of two common parts give rare values only:
   // decide() looks for those when it needs them.)
   template <class T>
-  void enumerate_pairs_inside_round(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
-                                    std::size_t rare_before_round, ValueSet& seen) const {
-    const RareIt before_round = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_round);
-    const RareIt first = std::lower_bound(rare_.begin(), before_round, std::uint64_t{1});  // parts are non-empty
-    // Not before_round itself: the first round (from 0) lists heap 0, an empty part, among its own.
-    const RareIt first_new = std::lower_bound(before_round, rare_.end(), std::uint64_t{1});
+  void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
+                                    std::size_t rare_before_block, ValueSet& seen) const {
+    const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
+    const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});  // parts are non-empty
+    // Not before_block itself: the first block (from 0) lists heap 0, an empty part, among its own.
+    const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
-      // Rare r from before the round whose partner m - r lies inside it: 1 <= r <= m - start.
+      // Rare r from before the block whose partner m - r lies inside it: 1 <= r <= m - start.
       if (m >= start)
-        mark_pairs(g, move, m, first, std::upper_bound(first, before_round, std::min(m - start, m - 1)), seen);
+        mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - start, m - 1)), seen);
       mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
     }
   }
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too. Pairs that can still show one present: those with the partner
-  // inside the round, and those past scanned_to.
+  // inside the block, and those past scanned_to.
   // Common values from exact_below on may have been seen without being listed (screen_group): if
   // the least unseen one lies there, the rare pairs with partner below start are listed again.
   template <class T>
@@ -935,7 +843,7 @@ class SparseKernel final : public Kernel {
     Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
-        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 1, start, scratch.marks);
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, scratch.marks);
       scratch.marks.move_into(seen);
       c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
@@ -953,9 +861,9 @@ class SparseKernel final : public Kernel {
   }
 
   // G(n) from every option: the pairs listed for it in the parallel part, its simple options and
-  // its pairs with a partner inside the round, then decide(). Reads only the values below n.
+  // its pairs with a partner inside the block, then decide(). Reads only the values below n.
   template <class T>
-  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_round,
+  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
                      DecideScratch& scratch) const {
     scratch.fit(bound_);
     ValueSet& seen = scratch.seen;
@@ -966,27 +874,27 @@ class SparseKernel final : public Kernel {
       moves_.mark_simple_options(g, n, scratch.marks);
       scratch.marks.move_into(seen);
     }
-    enumerate_pairs_inside_round(g, n, start, rare_before_round, seen);
+    enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
     return decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start], scratch);
   }
 
-  // Whether decide_quickly may be used in the round from start: moves few enough to compare
-  // one by one, and heaps large enough that the near rare positions (r <= kNearReach) pair
+  // Whether decide_quickly may be used for the block from start: moves few enough to compare
+  // one by one, and heaps large enough that the near rare positions (r <= block_) pair
   // with every heap, r < m / 2.
   bool can_decide_quickly(std::uint64_t start) const {
     if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
         moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
       return false;
-    return start > 2 * kNearReach + moves_.split_two().back().take + 1;
+    return start > 2 * block_ + moves_.split_two().back().take + 1;
   }
 
-  // The rare positions r <= W (W = kNearReach) laid out in reverse: lane j holds G(r) for
+  // The rare positions r <= W (W = block_) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
   // the lanes against its partners m - W + j read forwards (find_xor_values).
   template <class T>
   struct NearRare {
-    std::vector<T> parts = std::vector<T>(kNearReach);
-    std::vector<T> holes = std::vector<T>(kNearReach);
+    std::vector<T> parts = std::vector<T>(tuning::kSparseBlock);
+    std::vector<T> holes = std::vector<T>(tuning::kSparseBlock);
   };
   template <class T>
   const NearRare<T>& near_rare() const {
@@ -1001,10 +909,10 @@ class SparseKernel final : public Kernel {
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= kNearReach; ++k)
+    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= block_; ++k)
       if (rare_[k] > 0) {
-        near.parts[kNearReach - rare_[k]] = static_cast<T>(rare_values_[k]);
-        near.holes[kNearReach - rare_[k]] = 0;
+        near.parts[block_ - rare_[k]] = static_cast<T>(rare_values_[k]);
+        near.holes[block_ - rare_[k]] = 0;
       }
   }
 
@@ -1016,40 +924,38 @@ class SparseKernel final : public Kernel {
   };
 
   // G(n) when it follows from little: the heap's least common values missing from its known set
-  // (the candidates) are compared with the options the parallel part could not see: its pairs
-  // with a partner inside its block (those in the round's earlier blocks are in the known set:
-  // mark_pairs_of_round), its pairs with the rare positions new in the round, and its simple
-  // options. The first candidate c none of them gives is G(n) if every rare value below it is
-  // known present. If one is not, c is taken on
+  // (the candidates) are compared with the options the parallel part could not see, its pairs
+  // with a partner inside the block and its simple options; the first candidate c none of them
+  // gives is G(n) if every rare value below it is known present. If one is not, c is taken on
   // speculation: every common value below c is given, so G(n) differs from c only when one of
   // those rare values is given by no option at all, a new rare position (few past the first
   // thousands of heaps).
   template <class T>
-  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::uint64_t block,
-                       std::size_t rare_before_round, Value& value) const {
+  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+                       Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
     const Candidates& listed = candidates_[n - start];
     const int count = listed.count;
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
     for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    std::uint32_t given = far_given_[n - start];
+    std::uint32_t given = 0;
     auto note = [&](Value v) {
       for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
     };
     const NearRare<T>& near = near_rare<T>();
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
-      if (m > block) {
-        // Partners block..m-1 are the last m - block lanes. Lanes before them pair r with a
-        // partner below block, options already known, so whole vectors of 64 bytes are taken.
+      if (m > start) {
+        // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
+        // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes = std::min(kBlock, (m - block + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
-        const std::uint64_t first_lane = kNearReach - lanes;
+        const std::uint64_t lanes = std::min(block_, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t first_lane = block_ - lanes;
         given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
                                  lanes, candidates, count);
       }
-      for (std::size_t k = rare_before_round; k < rare_.size(); ++k) {  // rare positions new in the round
+      for (std::size_t k = rare_before_block; k < rare_.size(); ++k) {  // rare positions new in the block
         const std::uint64_t r = rare_[k];
         if (r < m && !(move.unequal && 2 * r == m)) note(static_cast<Value>(rare_values_[k] ^ g[m - r]));
       }
@@ -1072,14 +978,13 @@ class SparseKernel final : public Kernel {
   // 72617.
   template <class T>
   Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
-                             std::uint64_t block, std::size_t rare_before_round, Value& value, DecideScratch& scratch) {
-    const Quick outcome = decide_quickly(g, n, start, block, rare_before_round, value);
+                             std::size_t rare_before_block, Value& value, DecideScratch& scratch) {
+    const Quick outcome = decide_quickly(g, n, start, rare_before_block, value);
     if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - start] == kExact) return outcome;
     scratch.fit(bound_);
     mark_screened_pairs(g, n - start, scratch.marks);
     list_candidates<T>(n, start);
-    far_given_[n - start] = given_by_earlier_blocks(g, n, start, block);
-    return decide_quickly(g, n, start, block, rare_before_round, value);
+    return decide_quickly(g, n, start, rare_before_block, value);
   }
 
   void count_value(std::uint64_t n, Value value) {
@@ -1177,7 +1082,7 @@ class SparseKernel final : public Kernel {
   }
   const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
-  std::uint64_t round_ = tuning::kSparseBlock;  // heaps a round at most: chosen from the threads (tuning.hpp)
+  std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t bound_ = 1;            // a power of two above every value so far
   RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;
@@ -1200,19 +1105,18 @@ class SparseKernel final : public Kernel {
   std::vector<Value> confirmed_;       // their full decisions
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
-  std::vector<ValueSet> known_;        // per heap of the round: pairs known before the round (and its block)
-  std::vector<std::uint32_t> far_given_;  // per heap of the round: given_by_earlier_blocks
-  std::vector<std::uint64_t> scanned_to_;  // per heap of the round: pairs (a, m - a) listed up to a
-  std::vector<Value> exact_below_;     // per heap of the round: known_ holds every common value below it
-  std::vector<std::uint8_t> remark_;   // per heap of the round: its screening failed (screen_group)
-  std::vector<std::vector<Screened>> screened_of_group_;  // per group of the round: its screened rare pairs
+  std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
+  std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
+  std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
+  std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
+  std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
     Value values[tuning::kQuickCandidates];
     std::uint8_t count = 0;
     std::uint8_t unsure = 0;  // bit k: a rare value below values[k] is not known present
   };
-  std::vector<Candidates> candidates_;  // per heap of the round
+  std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing

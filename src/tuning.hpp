@@ -9,20 +9,22 @@
 
 namespace sgx::tuning {
 
-// Heaps per block in the sparse kernel's ordered part: each heap compares its pairs with a near
-// rare part (r <= kSparseBlock) and a partner inside its block, read in vectors, so that part grows
-// with the block's width. Three alternating runs each, one thread to 2^22: 0.167 1.10 s with 1024
-// against 1.01 s with 512, 0.6 4.65 against 4.57 s, Grundy's game 3.39 against 3.31 s.
-inline constexpr std::uint64_t kSparseBlock = 512;
-static_assert(kSparseBlock % 64 == 0, "the ordered part reads the near rare positions in vectors of 64 bytes");
-// Heaps per round on more than one thread: a round's pairs whose partner is known before it starts
-// are enumerated in parallel, a group of kSparseGroup heaps a task; then its blocks run in order,
-// each after its pairs with partners in the round's earlier blocks are marked. Wide rounds give
-// many tasks to share (the longest of them is part of the span) and few thread start-ups, without
-// widening the ordered part. The same on every thread count above one, so that a profile taken on
-// two threads describes the run on many. On one thread a round is a block.
-inline constexpr std::uint64_t kSparseRound = 2048;
-static_assert(kSparseRound % kSparseBlock == 0, "a round is whole blocks");
+// Heaps per block in the sparse kernel. Within a block, pairs whose partner is known before the
+// block starts are enumerated in parallel, a group of kSparseGroup heaps a task; the rest in
+// order. Larger blocks give more tasks (the longest of them is part of the span) and cost fewer
+// thread start-ups; the ordered part reads the near rare positions of a whole block in vectors,
+// so it grows with the block only by a compare a vector. Measured with 1024 against 256 (one
+// thread, to 2^19, instructions counted by callgrind): Grundy's game 9.57e9 against 9.75e9, 0.6
+// 11.94e9 against 12.08e9; on two threads to 2^22, the span fell from 43% to 34% of the work on
+// Grundy's game and from 43% to 40% on 0.6 (run_octal --profile).
+inline constexpr std::uint64_t kSparseBlock = 1024;
+// On one thread no block is shared, so only the ordered part's pairs grow with its width: there
+// blocks of kSparseBlockOneThread. Three alternating runs each, one thread to 2^22: 0.167 1.10 s
+// with 1024 against 1.01 s with 512, 0.6 4.65 against 4.57 s, Grundy's game 3.39 against 3.31 s.
+inline constexpr std::uint64_t kSparseBlockOneThread = 512;
+static_assert(kSparseBlock % 64 == 0 && kSparseBlockOneThread % 64 == 0,
+              "the ordered part reads the near rare positions in vectors of 64 bytes");
+static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions are laid out for the wider block");
 // The sparse kernel's ordered part settles most heaps by comparing the options it alone sees
 // with the heap's kQuickCandidates least common values not yet seen (decide_quickly); games with
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
