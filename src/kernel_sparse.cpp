@@ -117,8 +117,8 @@ class GroupMarks {
     T values[tuning::kSparseGroup];
     for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
     // The stride in a local: read from the member, it was loaded again after every store (a byte
-    // store may alias it). In some builds that load waited on the stores, and the loop ran at a
-    // third of its speed with unchanged code (most likely where the object on the stack and the
+    // store may alias it). In some builds that load waited on the stores, and the loop took
+    // nearly twice as long with unchanged code (most likely where the object on the stack and the
     // rows shared their addresses' last 12 bits, which moves with the stack's layout).
     const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
