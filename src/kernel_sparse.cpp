@@ -20,6 +20,10 @@
 // heap's least common values not yet seen (pair_screen.hpp), since the least common value no
 // pair gives is nearly always among them.
 //
+// Games whose values stay below 64 and whose rare positions are few (0.167, 0.127) have their
+// heaps decided one at a time instead (lone_heap.hpp, decide_alone): for them the blocks below
+// cost more than they share out.
+//
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known
 // before the block starts, so those pairs are listed, and each heap's scan run, for the whole
 // block at once, in parallel: first the rare and probe pairs a group of heaps at a time, then
@@ -45,6 +49,7 @@
 #include <omp.h>
 
 #include "kernel.hpp"
+#include "lone_heap.hpp"
 #include "pair_bits.hpp"
 #include "pair_screen.hpp"
 #include "pair_search.hpp"
@@ -176,6 +181,7 @@ class SparseKernel final : public Kernel {
     odd_histogram_.assign(1, 0);
     rare_.clear();
     rare_values_.clear();
+    lone_ready_ = false;
     for (std::uint64_t n = 0; n < values.size(); ++n) count_value(n, values[n]);
     values.visit([this](const auto& g) { choose_mask(g); });
   }
@@ -189,6 +195,7 @@ class SparseKernel final : public Kernel {
     odd_histogram_.resize(bound_, 0);
     mask_ = state.mask;
     rare_ = state.rare_positions;
+    lone_ready_ = false;
     rare_values_ = state.rare_values;
     mask_stale_ = false;
     rare_at_choice_ = rare_.size();
@@ -280,6 +287,10 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
     while (g.size() < target) {
+      if (decide_alone(g, target) > 0) {
+        if (mask_stale_) choose_mask(g);
+        continue;
+      }
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + block_);
       const std::size_t rare_before_block = rare_.size();
@@ -321,6 +332,46 @@ class SparseKernel final : public Kernel {
       if (mask_stale_) choose_mask(g);
     }
     return 0;
+  }
+
+  // Heaps decided one at a time (lone_heap.hpp) from g.size() on, towards target, for games whose
+  // values lie below 64 and whose rare positions are not too many. Whatever the threads: on one
+  // thread blocks gain nothing, and for such games the blocks on two threads ran at a third of
+  // this path's rate on one (0.167, 0.127, 0.205 and 0.106 to 2^21), while their span (30 to
+  // 53% of the work on 0.167) keeps them below it on any number of cores. Stops where a heap
+  // cannot be decided so, and after a new rare position or a stale mask (the caller chooses the
+  // mask again). Returns the heaps decided; 0 leaves them to the blocks.
+  template <class T>
+  std::uint64_t decide_alone(ValueVector<T>& g, std::uint64_t target) {
+    if constexpr (!std::is_same_v<T, std::uint8_t>) {
+      return 0;
+    } else {
+      if (!lists_rare_ || released_ || bound_ > kOneWordValues || mask_stale_ ||
+          moves_.rules().has_tail() || !moves_.split_three().empty() || moves_.split_two().empty() ||
+          rare_.size() > tuning::kLoneRareAtMost || !can_decide_heaps_alone())
+        return 0;
+      // Past the code, the move lists are whole (extend() covers the heaps below target).
+      const std::uint64_t start = g.size();
+      if (start <= moves_.rules().finite_digits().size()) return 0;
+      if (!lone_ready_) {
+        lone_heaps_.prepare(moves_, rare_, rare_values_);
+        lone_ready_ = true;
+        for (std::uint64_t parity = 0; parity < 2; ++parity) {
+          lone_common_[parity] = 0;
+          for (Value v = 0; v < kOneWordValues; ++v)
+            if (!is_rare(v, parity, mask_)) lone_common_[parity] |= std::uint64_t{1} << v;
+        }
+      }
+      if (start < lone_heaps_.first_heap()) return 0;
+      // Room for the values, a stretch at a time (the target may be far beyond memory).
+      const std::uint64_t to = std::min(target, start + tuning::kLoneStretch);
+      g.resize(to);
+      const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to, lone_common_);
+      g.resize(start + decided);
+      start_undo_log();
+      for (std::uint64_t n = start; n < start + decided; ++n) record(n, g[n]);
+      return decided;
+    }
   }
 
   // The ordered part of the block from start, for heaps from..end - 1: each heap's options that the
@@ -1016,6 +1067,7 @@ class SparseKernel final : public Kernel {
     if (lists_rare_ && is_rare(value, n, mask_)) {
       rare_.push_back(n);
       rare_values_.push_back(value);
+      lone_ready_ = false;
       if (rare_.size() >= std::max(tuning::kMaskRechoiceLeast, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
         mask_stale_ = true;
     }
@@ -1040,6 +1092,7 @@ class SparseKernel final : public Kernel {
     while (!rare_.empty() && rare_.back() >= n) {
       rare_.pop_back();
       rare_values_.pop_back();
+      lone_ready_ = false;
     }
     const auto grown = std::find_if(bound_grown_at_.begin(), bound_grown_at_.end(),
                                     [n](const auto& growth) { return growth.first >= n; });
@@ -1067,6 +1120,7 @@ class SparseKernel final : public Kernel {
       mask_ = best;
       rare_.clear();
       rare_values_.clear();
+      lone_ready_ = false;
       for (std::uint64_t n = 0; lists_rare_ && n < g.size(); ++n)
         if (is_rare(g[n], n, mask_)) {
           rare_.push_back(n);
@@ -1130,6 +1184,11 @@ class SparseKernel final : public Kernel {
   std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening
   std::uint64_t screened_heaps_ = 0;   // since the last review_screening()
   std::uint64_t remarked_heaps_ = 0;   // of them, marked after all
+  // Heaps decided alone (decide_alone), and whether they were prepared for the rare list and mask
+  // now in use (every change of either clears it).
+  LoneHeaps lone_heaps_;
+  bool lone_ready_ = false;
+  std::uint64_t lone_common_[2] = {};  // the common values below 64 for even and odd heaps, as bits
 };
 
 }  // namespace

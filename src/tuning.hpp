@@ -30,6 +30,15 @@ static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions ar
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
 inline constexpr int kQuickCandidates = 4;
 inline constexpr std::size_t kQuickMovesAtMost = 4;
+
+// Heaps of a game with values below 64 and at most this many rare positions are decided one at a
+// time (lone_heap.hpp) instead of in blocks. One thread to 2^20, alone against in blocks: 0.167
+// (60 rare positions) 7.7 and 7.9 against 2.7 million values a second, 0.127 (693) 4.8 and 7.3
+// against 1.5; 0.165 level at 2906 rare positions (2^18: 0.75 and 0.77 against 1.18 and 0.76),
+// and at 11530 (2^20).
+inline constexpr std::size_t kLoneRareAtMost = 2048;
+// Heaps decided alone between two looks at the run's state (each look makes room for them).
+inline constexpr std::uint64_t kLoneStretch = 4096;
 // The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after
 // this many blocks in a row whose guesses were all right. Among the first thousands of heaps, where
 // new rare positions are many, a wrong guess costs its block's speculations after it. Past them

@@ -1,0 +1,79 @@
+#pragma once
+// Deciding heaps one at a time, from their rare pairs and a short scan, when a game has few rare
+// positions and every value lies below 64 (docs/THEORY.md section 4). Private to the library.
+//
+// The sparse kernel decides heaps in blocks, so that the pairs with a partner below the block can
+// be listed in parallel; the pairs with a partner inside it are left to an ordered part. On one
+// thread nothing is gained by that split, and for the sparsest games (0.167: 60 rare positions,
+// all below 1304) it is most of the cost: nearly every rare position's partner lies inside the
+// block. Here each heap is decided on its own, with every value below it known:
+//   - its rare pairs (r, m - r), m = n - k, give the common values of its options, as one 64-bit
+//     word. For r of 64 or more the partners of 64 consecutive heaps are known before the first
+//     of them, so those pairs are marked as bits for all 64 at once (pair_bits.hpp); the pairs
+//     with r below 64 are read a heap at a time by gathers of four bytes, which serve up to four
+//     takes at once;
+//   - c, the least common value none of its options gives, is G(n) unless a rare value below c
+//     is given by no option; those rare values are looked for among the pairs (a, m - a) from
+//     a = 1, a step of 64 pairs of each split at a time. A value no pair gives is a new rare
+//     position, and then G(n).
+// 0.167 takes one gather a heap, a share of 94 marked pairs of 64 heaps, and three vectors of
+// the scan on average, with no store a pair.
+
+#include <cstdint>
+#include <vector>
+
+#include "move_table.hpp"
+#include "pair_bits.hpp"
+#include "sgx/sequence.hpp"
+
+namespace sgx {
+
+// Whether LoneHeaps::decide runs here (vector_path() is Avx512, and the processor has AVX-512
+// VBMI2 and BMI2).
+bool can_decide_heaps_alone();
+
+class LoneHeaps {
+ public:
+  // Up to four takes k0 <= k < k0 + 4 whose near rare pairs one gather of four bytes reads: the
+  // bytes from position n - k0 - 3 - r hold G(n - k - r) at byte k0 + 3 - k.
+  struct GatherGroup {
+    std::uint64_t deepest;             // k0 + 3
+    std::vector<std::uint32_t> bytes;  // the byte of each take of the group
+  };
+
+  // A game without a repeating tail: its moves from heaps past its code (taking all is then never
+  // a move), and its rare positions with their values (all below 64). Called again whenever the
+  // rare positions change.
+  void prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare, const std::vector<Value>& rare_values);
+
+  // The least heap decide() takes: past the code, every rare pair's partner past its first part,
+  // and a scan's first vector inside the values.
+  std::uint64_t first_heap() const { return first_heap_; }
+
+  // Decides heaps from, from + 1, ... (from >= first_heap()) up to to, writing G(n) to g[n]: g
+  // holds every value below from, all below 64, and room up to to. common[p]: the bits of the
+  // values common for heaps of parity p. Stops after a heap whose value is rare (a new rare
+  // position: prepare again) and before one whose common values below 64 are all given (its value
+  // may be 64 or more). Returns how many heaps it decided.
+  std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to, const std::uint64_t common[2]);
+
+  // The vectors of 64 split pairs the scans looked at, so far (a figure for bench/).
+  std::uint64_t scanned_vectors() const { return scanned_vectors_; }
+
+ private:
+  std::vector<GatherGroup> groups_;
+  std::vector<SplitMove> splits_;
+  std::vector<std::uint64_t> leave_one_;
+  // The rare positions below kBitHeaps, whose partners may lie among the 64 heaps decided
+  // together: read by gathers, a heap at a time.
+  std::vector<std::int32_t> near_;          // padded to a multiple of 16 lanes with the first one
+  std::vector<std::uint32_t> near_parts_;  // G(r) in each byte; 0x80 in a padding lane's bytes
+  // The others, whose pairs are marked for 64 heaps at once (pair_bits.hpp).
+  std::vector<std::uint64_t> far_;
+  std::vector<std::uint8_t> far_parts_;
+  std::vector<GroupPair> far_pairs_;  // the far pairs of the heaps at hand
+  std::uint64_t first_heap_ = 0;
+  std::uint64_t scanned_vectors_ = 0;
+};
+
+}  // namespace sgx

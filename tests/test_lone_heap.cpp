@@ -1,0 +1,151 @@
+// Heaps decided alone (lone_heap.hpp) against the mex of every option, counted pair by pair.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lone_heap.hpp"
+#include "move_table.hpp"
+#include "sgx/engine.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/stats.hpp"
+
+namespace sgx {
+
+namespace {
+
+// The bits of every option value of heap n, from g[0..n).
+std::uint64_t option_bits(const MoveTable& moves, const std::vector<std::uint8_t>& g, std::uint64_t n) {
+  std::uint64_t bits = moves.takes_all(n) ? 1 : 0;
+  for (std::uint64_t k : moves.leave_one())
+    if (k < n) bits |= std::uint64_t{1} << g[n - k];
+  for (const SplitMove& split : moves.split_two()) {
+    if (split.take + 2 > n) continue;
+    const std::uint64_t m = n - split.take;
+    for (std::uint64_t a = 1; a <= split.largest_first_part(m); ++a) bits |= std::uint64_t{1} << (g[a] ^ g[m - a]);
+  }
+  return bits;
+}
+
+std::uint64_t common_bits(const RareMask& mask, std::uint64_t parity) {
+  std::uint64_t bits = 0;
+  for (Value v = 0; v < 64; ++v)
+    if (!is_rare(v, parity, mask)) bits |= std::uint64_t{1} << v;
+  return bits;
+}
+
+struct RareList {
+  std::vector<std::uint64_t> positions;
+  std::vector<Value> values;
+};
+
+RareList rare_below(const std::vector<std::uint8_t>& g, std::uint64_t n, const RareMask& mask) {
+  RareList rare;
+  for (std::uint64_t p = 0; p < n; ++p)
+    if (is_rare(g[p], p, mask)) {
+      rare.positions.push_back(p);
+      rare.values.push_back(g[p]);
+    }
+  return rare;
+}
+
+// Random values below 64, rare under the mask only among the first positions: however many rare
+// values a heap wants (up to 31) and whether any pair gives them, each heap's decision must be the
+// mex of its options, a new rare position included; where every common value below 64 is given,
+// it must decline. The codes: one split (0.6), two splits in one gather (0.167, with one-heap
+// moves), four (0.4444), takes far apart (0.404004, two gathers), unequal parts from a take of
+// none (Grundy's game, 4!.0), and a mask with the heap's parity.
+TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
+  if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
+  std::mt19937_64 rng(1926);
+  struct Case {
+    const char* code;
+    RareMask mask;
+  };
+  const Case cases[] = {{"0.6", {0x21}},    {"0.167", {0x3d}}, {"0.4444", {0x06}},
+                        {"0.404004", {0x11}}, {"4!.0", {0x30}}, {"0.127", {0x01, true, true}}};
+  int declined = 0, new_rare = 0, decided = 0;
+  for (const Case& c : cases) {
+    const Rules rules = parse_rules(c.code);
+    const std::uint64_t common[2] = {common_bits(c.mask, 0), common_bits(c.mask, 1)};
+    for (const std::uint64_t rare_span : {12, 100, 400}) {
+      // Values below rare_span: any; past it: common for their position.
+      std::vector<std::uint8_t> g(4 * rare_span + 800);
+      for (std::uint64_t p = 0; p < g.size(); ++p) {
+        do {
+          g[p] = static_cast<std::uint8_t>(rng() % 64);
+        } while (p >= rare_span && is_rare(g[p], p, c.mask));
+      }
+      MoveTable moves(rules);
+      moves.cover(g.size());
+      LoneHeaps lone;
+      const RareList rare = rare_below(g, rare_span, c.mask);
+      lone.prepare(moves, rare.positions, rare.values);
+      ASSERT_LT(lone.first_heap(), g.size() - 300) << c.code;
+      for (std::uint64_t n = lone.first_heap(); n < g.size(); ++n) {
+        const std::uint64_t options = option_bits(moves, g, n);
+        std::vector<std::uint8_t> decision = g;
+        const std::uint64_t count = lone.decide(decision.data(), n, n + 1, common);
+        if ((common[n & 1] & ~options) == 0) {
+          EXPECT_EQ(count, 0u) << c.code << " heap " << n;
+          ++declined;
+          continue;
+        }
+        ASSERT_EQ(count, 1u) << c.code << " heap " << n;
+        const Value mex = static_cast<Value>(std::countr_one(options));
+        ASSERT_EQ(decision[n], mex) << c.code << " span " << rare_span << " heap " << n;
+        new_rare += is_rare(mex, n, c.mask);
+        ++decided;
+      }
+    }
+  }
+  // Every outcome happened.
+  EXPECT_GT(decided, 5000);
+  EXPECT_GT(new_rare, 50);
+  EXPECT_GT(declined, 50);
+}
+
+// Runs of heaps of real games, re-prepared after each new rare position, equal the naive
+// kernel's values: 0.167 (60 rare positions, the last at 1303), 0.106 (15, the last at 1103) and
+// 0.56 (46, the last at 1795).
+TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
+  if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
+  const std::pair<const char*, std::uint64_t> games[] = {{"0.167", 12000}, {"0.106", 8000}, {"0.56", 8000}};
+  for (const auto& [code, n] : games) {
+    const Rules rules = parse_rules(code);
+    const Sequence naive = compute_sequence(rules, n, KernelKind::Naive, 1);
+    std::vector<std::uint8_t> truth(n);
+    std::uint64_t below_64 = 0;
+    while (below_64 < n && naive[below_64] < 64) ++below_64;
+    for (std::uint64_t p = 0; p < below_64; ++p) truth[p] = static_cast<std::uint8_t>(naive[p]);
+    const RareMask mask = compute_stats(naive, rules.split_take_parity()).rare_mask;
+    const std::uint64_t common[2] = {common_bits(mask, 0), common_bits(mask, 1)};
+    MoveTable moves(rules);
+    moves.cover(n);
+    LoneHeaps lone;
+    std::vector<std::uint8_t> g = truth;
+    std::uint64_t from = 0, decided = 0;
+    for (;;) {
+      // Every rare position below from in the list, and from past the first heap it allows.
+      for (std::uint64_t listed_below = from + 1; listed_below != from;) {
+        listed_below = from;
+        const RareList rare = rare_below(truth, from, mask);
+        lone.prepare(moves, rare.positions, rare.values);
+        from = std::max(from, lone.first_heap());
+      }
+      if (from >= below_64) break;
+      const std::uint64_t count = lone.decide(g.data(), from, below_64, common);
+      for (std::uint64_t p = from; p < from + count; ++p) ASSERT_EQ(g[p], truth[p]) << code << " heap " << p;
+      decided += count;
+      from += std::max<std::uint64_t>(count, 1);  // a heap it declines is taken from the naive values
+    }
+    EXPECT_GT(decided, below_64 / 2) << code;
+  }
+}
+
+}  // namespace
+
+}  // namespace sgx
