@@ -28,7 +28,8 @@ namespace {
 
 constexpr std::size_t kGatherLanes = 16;
 constexpr std::uint32_t kPaddingPart = 0x80808080u;
-constexpr std::uint64_t kReversedSteps = 16;
+constexpr std::uint64_t kReversedChunks = 16;  // of 64 first parts
+constexpr std::uint64_t kStepChunks = 2;       // 64 pairs of each split a chunk
 
 }  // namespace
 
@@ -124,10 +125,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   for (int j = 0; j < 64; ++j) reverse_index[j] = static_cast<std::uint8_t>(63 - j);
   const __m512i reverse = _mm512_load_si512(reverse_index);
   // The first parts of a scan's first steps, the same for every heap: reversed once.
-  const std::uint64_t reversed_steps = std::min<std::uint64_t>(kReversedSteps, (from - 1) / 64);
-  __m512i reversed_firsts[kReversedSteps];
-  for (std::uint64_t step = 0; step < reversed_steps; ++step)
-    reversed_firsts[step] = _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + 1 + 64 * step));
+  const std::uint64_t reversed_chunks = std::min<std::uint64_t>(kReversedChunks, (from - 1) / 64);
+  __m512i reversed_firsts[kReversedChunks];
+  for (std::uint64_t chunk = 0; chunk < reversed_chunks; ++chunk)
+    reversed_firsts[chunk] = _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + 1 + 64 * chunk));
   // Byte k of the first eight: bit k, the rank of a wanted value in a table.
   alignas(64) std::uint8_t rank_bytes[64] = {};
   for (int k = 0; k < 8; ++k) rank_bytes[k] = static_cast<std::uint8_t>(1u << k);
@@ -171,7 +172,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     // past the sixteenth wait for a later step, so a value that no step finds may have missed the
     // first pairs: those are looked for once more, pair by pair (a new rare position, seldom).
     std::uint64_t skipped = 0;
-    for (std::uint64_t a = 1, step = 0; wanted != 0; a += 64, ++step) {
+    for (std::uint64_t step = 0; wanted != 0; ++step) {
       const std::uint64_t first_eight = _pdep_u64(0xff, wanted);
       const std::uint64_t rest = wanted & ~first_eight;
       const std::uint64_t next_eight = _pdep_u64(0xff, rest);
@@ -181,20 +182,24 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       __m512i low_found = _mm512_setzero_si512();
       __m512i high_found = _mm512_setzero_si512();
       bool any = false;
-      for (const SplitMove& split : splits) {
-        const std::uint64_t m = n - split.take;
-        const std::uint64_t largest = split.largest_first_part(m);
-        if (a > largest) continue;
-        any = true;
-        ++scanned;
-        // Lane j: the pair (a + 63 - j, m - a - 63 + j).
-        const __m512i firsts = step < reversed_steps
-                                   ? reversed_firsts[step]
-                                   : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
-        const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
-        const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-        low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
-        if (rest != 0) high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+      for (std::uint64_t chunk = kStepChunks * step; chunk < kStepChunks * (step + 1); ++chunk) {
+        const std::uint64_t a = 1 + 64 * chunk;
+        for (const SplitMove& split : splits) {
+          const std::uint64_t m = n - split.take;
+          const std::uint64_t largest = split.largest_first_part(m);
+          if (a > largest) continue;
+          any = true;
+          ++scanned;
+          // Lane j: the pair (a + 63 - j, m - a - 63 + j).
+          const __m512i firsts = chunk < reversed_chunks
+                                     ? reversed_firsts[chunk]
+                                     : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
+          const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
+          const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
+          low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
+          if (rest != 0)
+            high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+        }
       }
       if (!any) break;
       wanted &= ~_pdep_u64(or_of_bytes(low_found), wanted);
