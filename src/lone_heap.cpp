@@ -118,6 +118,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     const std::vector<std::uint64_t>& leave_one, const std::vector<std::int32_t>& near,
     const std::vector<std::uint32_t>& near_parts, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
     const std::uint64_t* far_bits, const std::uint64_t common[2], std::uint64_t& scanned) {
+  // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
+  // loaded and stored for every vector.
+  std::uint64_t vectors = 0;
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i thirty_two = _mm512_set1_epi32(32);
   const __m512i low_byte = _mm512_set1_epi32(0xff);
@@ -160,7 +163,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
                or_of_lanes(_mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits));
     const std::uint64_t common_here = common[n & 1];
     const std::uint64_t free_common = common_here & ~options;
-    if (free_common == 0) return n - from;
+    if (free_common == 0) {
+      scanned += vectors;
+      return n - from;
+    }
     const int c = std::countr_zero(free_common);
     std::uint64_t wanted = ~common_here & ~options & ((std::uint64_t{1} << c) - 1);
 
@@ -189,7 +195,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
           const std::uint64_t largest = split.largest_first_part(m);
           if (a > largest) continue;
           any = true;
-          ++scanned;
+          ++vectors;
           // Lane j: the pair (a + 63 - j, m - a - 63 + j).
           const __m512i firsts = chunk < reversed_chunks
                                      ? reversed_firsts[chunk]
@@ -210,10 +216,12 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     // takes over.
     if (wanted != 0) {
       g[n] = static_cast<std::uint8_t>(std::countr_zero(wanted));
+      scanned += vectors;
       return n + 1 - from;
     }
     g[n] = static_cast<std::uint8_t>(c);
   }
+  scanned += vectors;
   return to - from;
 }
 
