@@ -64,6 +64,9 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
     near_.push_back(near_.empty() ? 1 : near_.front());
     near_parts_.push_back(kPaddingPart);
   }
+  // Heap n + 1 reads nothing of heap n when each move takes at least one token besides a split's
+  // parts (a part is at least 1, so the partner is at most n - 1), two to leave one heap.
+  in_pairs_ = (splits_.empty() || splits_.front().take >= 1) && (leave_one_.empty() || leave_one_.front() >= 2);
   const std::uint64_t deepest = splits_.empty() ? 0 : splits_.back().take + 3;
   // Every rare r below its partner m - r (so each pair is seen from its rare part, and an unequal
   // split never meets r = m - r); every gather inside the values; the scan's first vector of
@@ -116,7 +119,7 @@ std::uint64_t look_for_each(const std::uint8_t* g, std::uint64_t n, const std::v
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uint64_t decide_avx512(
     const std::vector<LoneHeaps::GatherGroup>& groups, const std::vector<SplitMove>& splits,
     const std::vector<std::uint64_t>& leave_one, const std::vector<std::int32_t>& near,
-    const std::vector<std::uint32_t>& near_parts, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
+    const std::vector<std::uint32_t>& near_parts, bool pairs, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
     const std::uint64_t* far_bits, const std::uint64_t common[2], std::uint64_t& scanned) {
   // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
   // loaded and stored for every vector.
@@ -137,89 +140,117 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   for (int k = 0; k < 8; ++k) rank_bytes[k] = static_cast<std::uint8_t>(1u << k);
   const __m512i rank_bits = _mm512_load_si512(rank_bytes);
 
-  for (std::uint64_t n = from; n < to; ++n) {
-    // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
-    // moves'.
-    std::uint64_t options = far_bits[n - from];
-    for (const std::uint64_t k : leave_one) options |= std::uint64_t{1} << g[n - k];
-    __m512i low_bits = _mm512_setzero_si512();
-    __m512i high_bits = _mm512_setzero_si512();
-    for (const LoneHeaps::GatherGroup& group : groups) {
-      const __m512i base = _mm512_set1_epi32(static_cast<std::int32_t>(n - group.deepest));
-      for (std::size_t i = 0; i < near.size(); i += kGatherLanes) {
-        const __m512i at = _mm512_sub_epi32(base, _mm512_loadu_si512(near.data() + i));
-        const __m512i pairs = _mm512_xor_si512(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAllDwords, at, g, 1),
-                                               _mm512_loadu_si512(near_parts.data() + i));
-        for (const std::uint32_t byte : group.bytes) {
-          const __m512i values = _mm512_and_si512(
-              _mm512_maskz_srlv_epi32(kAllDwords, pairs, _mm512_set1_epi32(static_cast<int>(8 * byte))), low_byte);
-          low_bits = _mm512_or_si512(low_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, values));
-          high_bits = _mm512_or_si512(
-              high_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, _mm512_sub_epi32(values, thirty_two)));
+  // Two heaps at a time where the second reads nothing of the first (pairs): their chains of
+  // lookups then run side by side.
+  for (std::uint64_t n = from; n < to;) {
+    const int width = pairs && n + 1 < to ? 2 : 1;
+    std::uint64_t wanted[2] = {}, skipped[2] = {};
+    int c[2] = {};
+    bool open[2] = {false, false};  // whether its scan has pairs left
+    int started = 0;
+    for (int i = 0; i < width; ++i) {
+      const std::uint64_t heap = n + i;
+      // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
+      // moves'.
+      std::uint64_t options = far_bits[heap - from];
+      for (const std::uint64_t k : leave_one) options |= std::uint64_t{1} << g[heap - k];
+      __m512i low_bits = _mm512_setzero_si512();
+      __m512i high_bits = _mm512_setzero_si512();
+      for (const LoneHeaps::GatherGroup& group : groups) {
+        const __m512i base = _mm512_set1_epi32(static_cast<std::int32_t>(heap - group.deepest));
+        for (std::size_t r = 0; r < near.size(); r += kGatherLanes) {
+          const __m512i at = _mm512_sub_epi32(base, _mm512_loadu_si512(near.data() + r));
+          const __m512i values_of_pairs =
+              _mm512_xor_si512(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAllDwords, at, g, 1),
+                               _mm512_loadu_si512(near_parts.data() + r));
+          for (const std::uint32_t byte : group.bytes) {
+            const __m512i values = _mm512_and_si512(
+                _mm512_maskz_srlv_epi32(kAllDwords, values_of_pairs, _mm512_set1_epi32(static_cast<int>(8 * byte))),
+                low_byte);
+            low_bits = _mm512_or_si512(low_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, values));
+            high_bits = _mm512_or_si512(
+                high_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, _mm512_sub_epi32(values, thirty_two)));
+          }
         }
       }
+      options |= or_of_lanes(_mm512_maskz_unpacklo_epi32(kAllDwords, low_bits, high_bits)) |
+                 or_of_lanes(_mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits));
+      const std::uint64_t common_here = common[heap & 1];
+      const std::uint64_t free_common = common_here & ~options;
+      if (free_common == 0) break;  // declined: the heaps before it are decided below
+      c[i] = std::countr_zero(free_common);
+      wanted[i] = ~common_here & ~options & ((std::uint64_t{1} << c[i]) - 1);
+      open[i] = true;
+      started = i + 1;
     }
-    options |= or_of_lanes(_mm512_maskz_unpacklo_epi32(kAllDwords, low_bits, high_bits)) |
-               or_of_lanes(_mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits));
-    const std::uint64_t common_here = common[n & 1];
-    const std::uint64_t free_common = common_here & ~options;
-    if (free_common == 0) {
+
+    // The rare values below c, looked for among the split pairs. A step takes 64 pairs of each
+    // split. Its tables give each of the (up to) eight least values wanted, and each of the next
+    // eight, a bit of a byte (their rank among the wanted, laid out by a byte expand); a pair's
+    // lookup is then that byte, the lookups of a step are ORed together, and the byte of bits
+    // found goes back to the values by a bit deposit. Values past the sixteenth wait for a later
+    // step, so a value that no step finds may have missed the first pairs: those are looked for
+    // once more, pair by pair (a new rare position, seldom).
+    for (std::uint64_t step = 0;; ++step) {
+      bool more = false;
+      for (int i = 0; i < started; ++i) {
+        if (wanted[i] == 0 || !open[i]) continue;
+        const std::uint64_t heap = n + i;
+        const std::uint64_t first_eight = _pdep_u64(0xff, wanted[i]);
+        const std::uint64_t rest = wanted[i] & ~first_eight;
+        const std::uint64_t next_eight = _pdep_u64(0xff, rest);
+        skipped[i] |= rest & ~next_eight;
+        const __m512i low_table = _mm512_maskz_expand_epi8(wanted[i], rank_bits);
+        const __m512i high_table = _mm512_maskz_expand_epi8(rest, rank_bits);
+        __m512i low_found = _mm512_setzero_si512();
+        __m512i high_found = _mm512_setzero_si512();
+        bool any = false;
+        for (std::uint64_t chunk = kStepChunks * step; chunk < kStepChunks * (step + 1); ++chunk) {
+          const std::uint64_t a = 1 + 64 * chunk;
+          for (const SplitMove& split : splits) {
+            const std::uint64_t m = heap - split.take;
+            const std::uint64_t largest = split.largest_first_part(m);
+            if (a > largest) continue;
+            any = true;
+            ++vectors;
+            // Lane j: the pair (a + 63 - j, m - a - 63 + j).
+            const __m512i firsts = chunk < reversed_chunks
+                                       ? reversed_firsts[chunk]
+                                       : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
+            const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
+            const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
+            low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
+            if (rest != 0)
+              high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+          }
+        }
+        if (!any) {
+          open[i] = false;
+          continue;
+        }
+        wanted[i] &= ~_pdep_u64(or_of_bytes(low_found), wanted[i]);
+        if (rest != 0) wanted[i] &= ~_pdep_u64(or_of_bytes(high_found), rest);
+        more |= wanted[i] != 0;
+      }
+      if (!more) break;
+    }
+    for (int i = 0; i < started; ++i) {
+      const std::uint64_t heap = n + i;
+      if ((wanted[i] & skipped[i]) != 0) wanted[i] = look_for_each(g, heap, splits, wanted[i]);
+      // A rare value below c that no pair gives is G(n): a new rare position, where the caller
+      // takes over (a second heap decided beside it did not know it).
+      if (wanted[i] != 0) {
+        g[heap] = static_cast<std::uint8_t>(std::countr_zero(wanted[i]));
+        scanned += vectors;
+        return heap + 1 - from;
+      }
+      g[heap] = static_cast<std::uint8_t>(c[i]);
+    }
+    n += started;
+    if (started < width) {
       scanned += vectors;
       return n - from;
     }
-    const int c = std::countr_zero(free_common);
-    std::uint64_t wanted = ~common_here & ~options & ((std::uint64_t{1} << c) - 1);
-
-    // The rare values below c, looked for among the split pairs. A step takes 64 pairs of each
-    // split. Its tables give each of the (up to) eight least
-    // values wanted, and each of the next eight, a bit of a byte (their rank among the wanted,
-    // laid out by a byte expand); a pair's lookup is then that byte, the lookups of a step are
-    // ORed together, and the byte of bits found goes back to the values by a bit deposit. Values
-    // past the sixteenth wait for a later step, so a value that no step finds may have missed the
-    // first pairs: those are looked for once more, pair by pair (a new rare position, seldom).
-    std::uint64_t skipped = 0;
-    for (std::uint64_t step = 0; wanted != 0; ++step) {
-      const std::uint64_t first_eight = _pdep_u64(0xff, wanted);
-      const std::uint64_t rest = wanted & ~first_eight;
-      const std::uint64_t next_eight = _pdep_u64(0xff, rest);
-      skipped |= rest & ~next_eight;
-      const __m512i low_table = _mm512_maskz_expand_epi8(wanted, rank_bits);
-      const __m512i high_table = _mm512_maskz_expand_epi8(rest, rank_bits);
-      __m512i low_found = _mm512_setzero_si512();
-      __m512i high_found = _mm512_setzero_si512();
-      bool any = false;
-      for (std::uint64_t chunk = kStepChunks * step; chunk < kStepChunks * (step + 1); ++chunk) {
-        const std::uint64_t a = 1 + 64 * chunk;
-        for (const SplitMove& split : splits) {
-          const std::uint64_t m = n - split.take;
-          const std::uint64_t largest = split.largest_first_part(m);
-          if (a > largest) continue;
-          any = true;
-          ++vectors;
-          // Lane j: the pair (a + 63 - j, m - a - 63 + j).
-          const __m512i firsts = chunk < reversed_chunks
-                                     ? reversed_firsts[chunk]
-                                     : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
-          const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
-          const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-          low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
-          if (rest != 0)
-            high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
-        }
-      }
-      if (!any) break;
-      wanted &= ~_pdep_u64(or_of_bytes(low_found), wanted);
-      if (rest != 0) wanted &= ~_pdep_u64(or_of_bytes(high_found), rest);
-    }
-    if ((wanted & skipped) != 0) wanted = look_for_each(g, n, splits, wanted);
-    // A rare value below c that no pair gives is G(n): a new rare position, where the caller
-    // takes over.
-    if (wanted != 0) {
-      g[n] = static_cast<std::uint8_t>(std::countr_zero(wanted));
-      scanned += vectors;
-      return n + 1 - from;
-    }
-    g[n] = static_cast<std::uint8_t>(c);
   }
   scanned += vectors;
   return to - from;
@@ -240,7 +271,7 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
       for (std::size_t i = 0; i < far_.size(); ++i)
         far_pairs_.push_back(GroupPair{g + (n - split.take - far_[i]), far_parts_[i], kBitHeaps});
     if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, far_bits);
-    const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, g, n, n + heaps,
+    const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, in_pairs_, g, n, n + heaps,
                                                 far_bits, common, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;

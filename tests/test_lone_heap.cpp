@@ -55,9 +55,10 @@ RareList rare_below(const std::vector<std::uint8_t>& g, std::uint64_t n, const R
 // Random values below 64, rare under the mask only among the first positions: however many rare
 // values a heap wants (up to 31) and whether any pair gives them, each heap's decision must be the
 // mex of its options, a new rare position included; where every common value below 64 is given,
-// it must decline. The codes: one split (0.6), two splits in one gather (0.167, with one-heap
+// it must decline. Heaps are decided two at a time, side by side where no move of the second
+// reads the first. The codes: one split (0.6), two splits in one gather (0.167, with one-heap
 // moves), four (0.4444), takes far apart (0.404004, two gathers), unequal parts from a take of
-// none (Grundy's game, 4!.0), and a mask with the heap's parity.
+// none (Grundy's game, 4!.0), and a mask with the heap's parity (0.127).
 TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
   if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
   std::mt19937_64 rng(1926);
@@ -85,20 +86,32 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
       const RareList rare = rare_below(g, rare_span, c.mask);
       lone.prepare(moves, rare.positions, rare.values);
       ASSERT_LT(lone.first_heap(), g.size() - 300) << c.code;
-      for (std::uint64_t n = lone.first_heap(); n < g.size(); ++n) {
-        const std::uint64_t options = option_bits(moves, g, n);
+      // Each heap decided with the next (when the code allows, the two side by side): the first
+      // is decided unless it declines, the second unless the first declines or is rare, or it
+      // declines itself.
+      for (std::uint64_t n = lone.first_heap(); n + 1 < g.size(); ++n) {
         std::vector<std::uint8_t> decision = g;
-        const std::uint64_t count = lone.decide(decision.data(), n, n + 1, common);
-        if ((common[n & 1] & ~options) == 0) {
-          EXPECT_EQ(count, 0u) << c.code << " heap " << n;
-          ++declined;
-          continue;
+        const std::uint64_t count = lone.decide(decision.data(), n, n + 2, common);
+        std::vector<std::uint8_t> known = g;
+        std::uint64_t expected = 0;
+        for (std::uint64_t heap = n; heap < n + 2; ++heap) {
+          const std::uint64_t options = option_bits(moves, known, heap);
+          if ((common[heap & 1] & ~options) == 0) {
+            ++declined;
+            break;
+          }
+          const Value mex = static_cast<Value>(std::countr_one(options));
+          ASSERT_GT(count, expected) << c.code << " span " << rare_span << " heap " << heap;
+          ASSERT_EQ(decision[heap], mex) << c.code << " span " << rare_span << " heap " << heap;
+          ++decided;
+          ++expected;
+          known[heap] = static_cast<std::uint8_t>(mex);
+          if (is_rare(mex, heap, c.mask)) {
+            ++new_rare;
+            break;
+          }
         }
-        ASSERT_EQ(count, 1u) << c.code << " heap " << n;
-        const Value mex = static_cast<Value>(std::countr_one(options));
-        ASSERT_EQ(decision[n], mex) << c.code << " span " << rare_span << " heap " << n;
-        new_rare += is_rare(mex, n, c.mask);
-        ++decided;
+        ASSERT_EQ(count, expected) << c.code << " span " << rare_span << " heap " << n;
       }
     }
   }
