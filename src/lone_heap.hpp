@@ -16,8 +16,10 @@
 //     is given by no option; those rare values are looked for among the pairs (a, m - a) from
 //     a = 1, a step of 64 pairs of each split at a time. A value no pair gives is a new rare
 //     position, and then G(n).
-// 0.167 takes one gather a heap, a share of 94 marked pairs of 64 heaps, and three vectors of
-// the scan on average, with no store a pair.
+// Where no move of heap n + 1 reads heap n (every split takes a token, every one-heap move two),
+// two heaps are decided side by side, so that one's chain of lookups runs while the other's waits.
+// 0.167 takes one gather a heap, a share of 94 marked pairs of 64 heaps, and five vectors of the
+// scan on average, with no store a pair.
 
 #include <cstdint>
 #include <vector>
