@@ -28,8 +28,9 @@ namespace {
 
 constexpr std::size_t kGatherLanes = 16;
 constexpr std::uint32_t kPaddingPart = 0x80808080u;
-constexpr std::uint64_t kReversedChunks = 16;  // of 64 first parts
-constexpr std::uint64_t kStepChunks = 2;       // 64 pairs of each split a chunk
+// The scan takes the pairs (a, m - a) in chunks of 64 first parts a, the same for every heap.
+constexpr std::uint64_t kReversedChunks = 16;  // chunks whose first parts are reversed once
+constexpr std::uint64_t kStepChunks = 2;       // chunks a step takes of each split
 
 }  // namespace
 
@@ -66,7 +67,7 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
   }
   // Heap n + 1 reads nothing of heap n when each move takes at least one token besides a split's
   // parts (a part is at least 1, so the partner is at most n - 1), two to leave one heap.
-  in_pairs_ = (splits_.empty() || splits_.front().take >= 1) && (leave_one_.empty() || leave_one_.front() >= 2);
+  side_by_side_ = (splits_.empty() || splits_.front().take >= 1) && (leave_one_.empty() || leave_one_.front() >= 2);
   const std::uint64_t deepest = splits_.empty() ? 0 : splits_.back().take + 3;
   // Every rare r below its partner m - r (so each pair is seen from its rare part, and an unequal
   // split never meets r = m - r); every gather inside the values; the scan's first vector of
@@ -119,8 +120,8 @@ std::uint64_t look_for_each(const std::uint8_t* g, std::uint64_t n, const std::v
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uint64_t decide_avx512(
     const std::vector<LoneHeaps::GatherGroup>& groups, const std::vector<SplitMove>& splits,
     const std::vector<std::uint64_t>& leave_one, const std::vector<std::int32_t>& near,
-    const std::vector<std::uint32_t>& near_parts, bool pairs, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
-    const std::uint64_t* far_bits, const std::uint64_t common[2], std::uint64_t& scanned) {
+    const std::vector<std::uint32_t>& near_parts, bool side_by_side, std::uint8_t* g, std::uint64_t from,
+    std::uint64_t to, const std::uint64_t* far_bits, const std::uint64_t common[2], std::uint64_t& scanned) {
   // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
   // loaded and stored for every vector.
   std::uint64_t vectors = 0;
@@ -140,10 +141,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   for (int k = 0; k < 8; ++k) rank_bytes[k] = static_cast<std::uint8_t>(1u << k);
   const __m512i rank_bits = _mm512_load_si512(rank_bytes);
 
-  // Two heaps at a time where the second reads nothing of the first (pairs): their chains of
-  // lookups then run side by side.
+  // Two heaps at a time where the second reads nothing of the first (side_by_side): their chains
+  // of lookups then overlap.
   for (std::uint64_t n = from; n < to;) {
-    const int width = pairs && n + 1 < to ? 2 : 1;
+    const int width = side_by_side && n + 1 < to ? 2 : 1;
     std::uint64_t wanted[2] = {}, skipped[2] = {};
     int c[2] = {};
     bool open[2] = {false, false};  // whether its scan has pairs left
@@ -271,8 +272,8 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
       for (std::size_t i = 0; i < far_.size(); ++i)
         far_pairs_.push_back(GroupPair{g + (n - split.take - far_[i]), far_parts_[i], kBitHeaps});
     if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, far_bits);
-    const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, in_pairs_, g, n, n + heaps,
-                                                far_bits, common, scanned_vectors_);
+    const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, g,
+                                                n, n + heaps, far_bits, common, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
   }

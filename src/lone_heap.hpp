@@ -74,7 +74,7 @@ class LoneHeaps {
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
   std::vector<GroupPair> far_pairs_;  // the far pairs of the heaps at hand
-  bool in_pairs_ = false;  // heaps n and n + 1 may be decided together
+  bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
   std::uint64_t scanned_vectors_ = 0;
 };
