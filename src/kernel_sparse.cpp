@@ -354,19 +354,14 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       if (start <= moves_.rules().finite_digits().size()) return 0;
       if (!lone_ready_) {
-        lone_heaps_.prepare(moves_, rare_, rare_values_);
+        lone_heaps_.prepare(moves_, rare_, rare_values_, mask_);
         lone_ready_ = true;
-        for (std::uint64_t parity = 0; parity < 2; ++parity) {
-          lone_common_[parity] = 0;
-          for (Value v = 0; v < kOneWordValues; ++v)
-            if (!is_rare(v, parity, mask_)) lone_common_[parity] |= std::uint64_t{1} << v;
-        }
       }
       if (start < lone_heaps_.first_heap()) return 0;
       // Room for the values, a stretch at a time (the target may be far beyond memory).
       const std::uint64_t to = std::min(target, start + tuning::kLoneStretch);
       g.resize(to);
-      const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to, lone_common_);
+      const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to);
       g.resize(start + decided);
       start_undo_log();
       for (std::uint64_t n = start; n < start + decided; ++n) record(n, g[n]);
@@ -1188,7 +1183,6 @@ class SparseKernel final : public Kernel {
   // now in use (every change of either clears it).
   LoneHeaps lone_heaps_;
   bool lone_ready_ = false;
-  std::uint64_t lone_common_[2] = {};  // the common values below 64 for even and odd heaps, as bits
 };
 
 }  // namespace

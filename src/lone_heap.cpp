@@ -35,8 +35,13 @@ constexpr std::uint64_t kStepChunks = 2;       // chunks a step takes of each sp
 }  // namespace
 
 void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare,
-                        const std::vector<Value>& rare_values) {
+                        const std::vector<Value>& rare_values, const RareMask& mask) {
   if (moves.rules().has_tail()) throw std::logic_error("LoneHeaps: a game with a repeating tail");
+  for (std::uint64_t parity = 0; parity < 2; ++parity) {
+    common_[parity] = 0;
+    for (Value v = 0; v < 64; ++v)
+      if (!is_rare(v, parity, mask)) common_[parity] |= std::uint64_t{1} << v;
+  }
   splits_ = moves.split_two();
   leave_one_ = moves.leave_one();
   groups_.clear();
@@ -259,7 +264,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
 
 }  // namespace
 
-std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to, const std::uint64_t common[2]) {
+std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to) {
   if (!can_decide_heaps_alone()) throw std::logic_error("LoneHeaps::decide needs AVX-512");
   if (from < first_heap_) throw std::logic_error("LoneHeaps::decide: a heap below first_heap()");
   std::uint64_t n = from;
@@ -273,7 +278,7 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
         far_pairs_.push_back(GroupPair{g + (n - split.take - far_[i]), far_parts_[i], kBitHeaps});
     if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, far_bits);
     const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, g,
-                                                n, n + heaps, far_bits, common, scanned_vectors_);
+                                                n, n + heaps, far_bits, common_, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
   }
@@ -284,7 +289,7 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
 
 bool can_decide_heaps_alone() { return false; }
 
-std::uint64_t LoneHeaps::decide(std::uint8_t*, std::uint64_t, std::uint64_t, const std::uint64_t*) {
+std::uint64_t LoneHeaps::decide(std::uint8_t*, std::uint64_t, std::uint64_t) {
   throw std::logic_error("LoneHeaps::decide needs AVX-512");
 }
 

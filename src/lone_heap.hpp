@@ -27,6 +27,7 @@
 #include "move_table.hpp"
 #include "pair_bits.hpp"
 #include "sgx/sequence.hpp"
+#include "sgx/stats.hpp"
 
 namespace sgx {
 
@@ -44,20 +45,20 @@ class LoneHeaps {
   };
 
   // A game without a repeating tail: its moves from heaps past its code (taking all is then never
-  // a move), and its rare positions with their values (all below 64). Called again whenever the
-  // rare positions change.
-  void prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare, const std::vector<Value>& rare_values);
+  // a move), its rare positions with their values (all below 64), and the mask they are rare
+  // under. Called again whenever the rare positions or the mask change.
+  void prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare, const std::vector<Value>& rare_values,
+               const RareMask& mask);
 
   // The least heap decide() takes: past the code, every rare pair's partner past its first part,
   // and a scan's first vector inside the values.
   std::uint64_t first_heap() const { return first_heap_; }
 
   // Decides heaps from, from + 1, ... (from >= first_heap()) up to to, writing G(n) to g[n]: g
-  // holds every value below from, all below 64, and room up to to. common[p]: the bits of the
-  // values common for heaps of parity p. Stops after a heap whose value is rare (a new rare
-  // position: prepare again) and before one whose common values below 64 are all given (its value
-  // may be 64 or more). Returns how many heaps it decided.
-  std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to, const std::uint64_t common[2]);
+  // holds every value below from, all below 64, and room up to to. Stops after a heap whose value
+  // is rare (a new rare position: prepare again) and before one whose common values below 64 are
+  // all given (its value may be 64 or more). Returns how many heaps it decided.
+  std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to);
 
   // The vectors of 64 split pairs the scans looked at, so far (a figure for bench/).
   std::uint64_t scanned_vectors() const { return scanned_vectors_; }
@@ -74,6 +75,7 @@ class LoneHeaps {
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
   std::vector<GroupPair> far_pairs_;  // the far pairs of the heaps at hand
+  std::uint64_t common_[2] = {};  // the values below 64 common for even and odd heaps, as bits
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
   std::uint64_t scanned_vectors_ = 0;

@@ -84,14 +84,14 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
       moves.cover(g.size());
       LoneHeaps lone;
       const RareList rare = rare_below(g, rare_span, c.mask);
-      lone.prepare(moves, rare.positions, rare.values);
+      lone.prepare(moves, rare.positions, rare.values, c.mask);
       ASSERT_LT(lone.first_heap(), g.size() - 300) << c.code;
       // Each heap decided with the next (when the code allows, the two side by side): the first
       // is decided unless it declines, the second unless the first declines or is rare, or it
       // declines itself.
       for (std::uint64_t n = lone.first_heap(); n + 1 < g.size(); ++n) {
         std::vector<std::uint8_t> decision = g;
-        const std::uint64_t count = lone.decide(decision.data(), n, n + 2, common);
+        const std::uint64_t count = lone.decide(decision.data(), n, n + 2);
         std::vector<std::uint8_t> known = g;
         std::uint64_t expected = 0;
         for (std::uint64_t heap = n; heap < n + 2; ++heap) {
@@ -135,7 +135,6 @@ TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
     while (below_64 < n && naive[below_64] < 64) ++below_64;
     for (std::uint64_t p = 0; p < below_64; ++p) truth[p] = static_cast<std::uint8_t>(naive[p]);
     const RareMask mask = compute_stats(naive, rules.split_take_parity()).rare_mask;
-    const std::uint64_t common[2] = {common_bits(mask, 0), common_bits(mask, 1)};
     MoveTable moves(rules);
     moves.cover(n);
     LoneHeaps lone;
@@ -146,11 +145,11 @@ TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
       for (std::uint64_t listed_below = from + 1; listed_below != from;) {
         listed_below = from;
         const RareList rare = rare_below(truth, from, mask);
-        lone.prepare(moves, rare.positions, rare.values);
+        lone.prepare(moves, rare.positions, rare.values, mask);
         from = std::max(from, lone.first_heap());
       }
       if (from >= below_64) break;
-      const std::uint64_t count = lone.decide(g.data(), from, below_64, common);
+      const std::uint64_t count = lone.decide(g.data(), from, below_64);
       for (std::uint64_t p = from; p < from + count; ++p) ASSERT_EQ(g[p], truth[p]) << code << " heap " << p;
       decided += count;
       from += std::max<std::uint64_t>(count, 1);  // a heap it declines is taken from the naive values
