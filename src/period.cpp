@@ -133,56 +133,71 @@ class ScanValues {
   std::uint64_t block_first_ = 0;
 };
 
-// pi[i] = longest proper border of R(0..i), R(i) = D(M-1-i) the differences read backwards, for
-// i < length = last.values.size() - 1. The prefix function of a prefix is the prefix of the prefix
-// function, so stopping at length gives exactly the least periods of the suffixes up to that
-// length: a window over the last differences costs no exactness for periods up to half its
-// length, only memory (4 bytes a difference; the window is below 2^32).
-template <class T>
-std::unique_ptr<std::uint32_t[]> reversed_borders(const LastValues<T>& last) {
-  const std::uint64_t length = last.values.size() - 1;
-  const std::uint64_t m = last.end() - 1;
-  auto r = [&last, m](std::uint64_t i) { return last(m - i) - last(m - 1 - i); };
-  auto pi = std::make_unique_for_overwrite<std::uint32_t[]>(length);
-  pi[0] = 0;
-  std::uint64_t k = 0;
-  for (std::uint64_t i = 1; i < length; ++i) {
-    const std::int64_t c = r(i);
-    while (k > 0 && r(k) != c) k = pi[k - 1];
-    if (r(k) == c) ++k;
-    pi[i] = static_cast<std::uint32_t>(k);
-  }
-  return pi;
-}
-
 // A suffix of D: its length L and least period.
 struct Suffix {
   std::uint64_t length = 0;
   std::uint64_t period = 0;
 };
 
-// The longest suffix of at most length differences holding two full periods (criterion 2), or
-// length 0. When the true one is longer, this is its last length differences, with the same period.
-Suffix longest_repeating(const std::uint32_t* pi, std::uint64_t length) {
-  for (std::uint64_t len = length; len >= 2; --len) {
-    const std::uint64_t q = len - pi[len - 1];
-    if (len >= 2 * q) return {len, q};
+// The least periods of the suffixes of D up to length = last.values.size() - 1, from the prefix
+// function of R(i) = D(M-1-i), the differences read backwards: pi[i] is the longest proper border
+// of R(0..i), so the suffix of length L has least period L - pi[L-1]. The prefix function of a
+// prefix is the prefix of the prefix function, so stopping at length gives exactly the least
+// periods of the suffixes up to that length: a window over the last differences costs no exactness
+// for periods up to half its length, only memory (4 bytes a difference; the window is below 2^32).
+struct SuffixPeriods {
+  std::unique_ptr<std::uint32_t[]> pi;
+  std::uint64_t length = 0;
+  // The longest suffix holding two full periods (criterion 2), or length 0. When the true one is
+  // longer, this is its last length differences, with the same period.
+  Suffix longest_repeating;
+};
+
+// One pass; a suffix holds two periods, L >= 2 (L - pi[L-1]), when 2 pi[L-1] >= L, so the
+// longest such is the last one met.
+template <class T>
+SuffixPeriods suffix_periods(const LastValues<T>& last) {
+  SuffixPeriods out;
+  const std::uint64_t length = last.values.size() - 1;
+  const T* g = last.values.data();
+  auto r = [g, length](std::uint64_t i) {
+    return static_cast<std::int64_t>(g[length - i]) - static_cast<std::int64_t>(g[length - 1 - i]);
+  };
+  auto pi = std::make_unique_for_overwrite<std::uint32_t[]>(length);
+  pi[0] = 0;
+  std::uint64_t k = 0;
+  std::uint64_t repeating = 0;  // its length
+  for (std::uint64_t i = 1; i < length; ++i) {
+    const std::int64_t c = r(i);
+    while (k > 0 && r(k) != c) k = pi[k - 1];
+    if (r(k) == c) ++k;
+    pi[i] = static_cast<std::uint32_t>(k);
+    if (2 * k >= i + 1) repeating = i + 1;
   }
-  return {};
+  if (repeating > 0) out.longest_repeating = {repeating, repeating - pi[repeating - 1]};
+  out.pi = std::move(pi);
+  out.length = length;
+  return out;
 }
 
-// The longest suffix of at most length differences whose period a theorem proves with these
-// values (criterion 1), or length 0.
+// The longest suffix whose period a theorem proves with these values (criterion 1), or length 0.
 template <class T>
-Suffix longest_proven(const std::uint32_t* pi, std::uint64_t length, const LastValues<T>& last, const ProofPlan& plan) {
+Suffix longest_proven(const SuffixPeriods& periods, const LastValues<T>& last, const ProofPlan& plan) {
   if (plan.theorem.empty()) return {};
   const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
-  for (std::uint64_t len = length; len >= 1; --len) {
+  if (n < plan.take) return {};
+  // A proof needs k max(n0, 1) + k q + t <= n values; with n0 = m - L and q = L - pi[L-1] that
+  // asks at least k (m - pi[L-1]) + t <= n, a border of at least least_border. Without a period
+  // the borders are short, and this spares nearly every length the exact test.
+  const std::uint64_t least_border = m - std::min(m, (n - plan.take) / plan.heaps);
+  for (std::uint64_t len = periods.length; len >= 1; --len) {
     const std::uint64_t n0 = m - len;
     // Shorter suffixes start later and need even more values: stop.
     if (needed_values(plan, n0, 1) > n) break;
-    const std::uint64_t q = len - pi[len - 1];
+    const std::uint64_t border = periods.pi[len - 1];
+    if (border < least_border) continue;
+    const std::uint64_t q = len - border;
     if (needed_values(plan, n0, q) <= n && last(n0 + q) == last(n0)) return {len, q};
   }
   return {};
@@ -227,7 +242,7 @@ std::vector<std::uint64_t> list_exceptions(const LastValues<T>& last, const Valu
 
 // Fills found, period, saltus, preperiod and exceptions of G(0..last.end()-1). plan.theorem is
 // empty when no theorem applies (then only criterion 2 can find a period). Only the differences
-// within last are compared (see reversed_borders): a longer periodic tail is found from its last
+// within last are compared (see SuffixPeriods): a longer periodic tail is found from its last
 // differences, and exact_preperiod then follows it back to its start, reading the values before
 // last through read.
 template <class T>
@@ -235,11 +250,10 @@ void detect(const LastValues<T>& last, const ValueReader& read, const ProofPlan&
             PeriodResult& result) {
   const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
-  const std::uint64_t length = last.values.size() - 1;
-  const auto pi = reversed_borders(last);
-  Suffix tail = longest_proven(pi.get(), length, last, plan);
-  const bool by_proof = tail.length > 0;
-  if (!by_proof) tail = longest_repeating(pi.get(), length);
+  const SuffixPeriods periods = suffix_periods(last);
+  const Suffix proven = longest_proven(periods, last, plan);
+  const bool by_proof = proven.length > 0;
+  const Suffix tail = by_proof ? proven : periods.longest_repeating;
   if (tail.length == 0) return;
   const std::uint64_t p = tail.period;
   const std::int64_t s = last(m - tail.length + p) - last(m - tail.length);
