@@ -282,11 +282,14 @@ bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progres
 
 void Engine::note_largest(std::uint64_t from) {
   values_.visit([this, from](const auto& g) {
-    for (std::uint64_t n = from; n < g.size(); ++n)
-      if (g[n] > max_value_ || n == 0) {
-        max_value_ = g[n];
-        max_at_ = n;
-      }
+    if (from >= g.size()) return;
+    // The largest first, in a loop the compiler vectorizes; its first place only when it is new.
+    auto largest = g[from];
+    for (std::uint64_t n = from + 1; n < g.size(); ++n) largest = std::max(largest, g[n]);
+    if (largest <= max_value_ && from > 0) return;
+    max_value_ = largest;
+    max_at_ = from;
+    while (g[max_at_] != largest) ++max_at_;
   });
 }
 

@@ -364,7 +364,7 @@ class SparseKernel final : public Kernel {
       const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to);
       g.resize(start + decided);
       start_undo_log();
-      for (std::uint64_t n = start; n < start + decided; ++n) record(n, g[n]);
+      record_decided_alone(g, start, start + decided);
       return decided;
     }
   }
@@ -1067,6 +1067,21 @@ class SparseKernel final : public Kernel {
         mask_stale_ = true;
     }
     if (mask_stale_ && !was_stale) stale_since_ = n;
+  }
+
+  // record() for the heaps from..to - 1 decided alone: only the last may be rare (decide() stops
+  // after a new rare position), and none widens the bound, so the rest are only counted.
+  template <class T>
+  void record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to) {
+    for (std::uint64_t n = from; n < to; ++n) {
+      const Value value = g[n];
+      if (value >= bound_ || value >= histogram_.size() || is_rare(value, n, mask_)) {
+        record(n, value);
+        continue;
+      }
+      ++histogram_[value];
+      odd_histogram_[value] += n & 1;
+    }
   }
 
   // What record() changed in the block, for forget_from().
