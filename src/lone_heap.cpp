@@ -93,11 +93,13 @@ namespace {
 constexpr __mmask16 kAllDwords = 0xffff;
 constexpr __mmask64 kAllBytes = ~__mmask64{0};
 
-// The OR of a vector's eight 64-bit lanes.
+// The OR of a vector's eight 64-bit lanes, in registers (through memory it waits for a store to
+// reach eight loads).
 __attribute__((target("avx512f"))) std::uint64_t or_of_lanes(__m512i words) {
-  alignas(64) std::uint64_t lanes[8];
-  _mm512_store_si512(lanes, words);
-  return lanes[0] | lanes[1] | lanes[2] | lanes[3] | lanes[4] | lanes[5] | lanes[6] | lanes[7];
+  words = _mm512_or_si512(words, _mm512_maskz_shuffle_i64x2(0xff, words, words, _MM_SHUFFLE(1, 0, 3, 2)));
+  words = _mm512_or_si512(words, _mm512_maskz_shuffle_i64x2(0xff, words, words, _MM_SHUFFLE(2, 3, 0, 1)));
+  words = _mm512_or_si512(words, _mm512_maskz_unpackhi_epi64(0xff, words, words));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm512_maskz_extracti32x4_epi32(0xf, words, 0)));
 }
 
 // The OR of a vector's 64 bytes.
@@ -179,8 +181,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
           }
         }
       }
-      options |= or_of_lanes(_mm512_maskz_unpacklo_epi32(kAllDwords, low_bits, high_bits)) |
-                 or_of_lanes(_mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits));
+      options |= or_of_lanes(_mm512_or_si512(_mm512_maskz_unpacklo_epi32(kAllDwords, low_bits, high_bits),
+                                             _mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits)));
       const std::uint64_t common_here = common[heap & 1];
       const std::uint64_t free_common = common_here & ~options;
       if (free_common == 0) break;  // declined: the heaps before it are decided below
@@ -267,20 +269,22 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
 std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to) {
   if (!can_decide_heaps_alone()) throw std::logic_error("LoneHeaps::decide needs AVX-512");
   if (from < first_heap_) throw std::logic_error("LoneHeaps::decide: a heap below first_heap()");
+  // The far rare pairs of heaps n.. start at g + n - take - r: listed for from, moved on with n.
+  far_pairs_.clear();
+  for (const SplitMove& split : splits_)
+    for (std::size_t i = 0; i < far_.size(); ++i)
+      far_pairs_.push_back(GroupPair{g + (from - split.take - far_[i]), far_parts_[i], kBitHeaps});
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
     const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, to - n);
     std::uint64_t far_bits[kBitHeaps] = {};
-    far_pairs_.clear();
-    for (const SplitMove& split : splits_)
-      for (std::size_t i = 0; i < far_.size(); ++i)
-        far_pairs_.push_back(GroupPair{g + (n - split.take - far_[i]), far_parts_[i], kBitHeaps});
     if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, far_bits);
     const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, g,
                                                 n, n + heaps, far_bits, common_, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
+    for (GroupPair& pair : far_pairs_) pair.partners += heaps;
   }
   return n - from;
 }
