@@ -269,22 +269,40 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
 std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to) {
   if (!can_decide_heaps_alone()) throw std::logic_error("LoneHeaps::decide needs AVX-512");
   if (from < first_heap_) throw std::logic_error("LoneHeaps::decide: a heap below first_heap()");
-  // The far rare pairs of heaps n.. start at g + n - take - r: listed for from, moved on with n.
+  // The far rare pairs: the pair (r, m - r) of a split taking t gives heap n the value
+  // G(r) ^ G(n - t - r), which the split taking the least, t0, gave heap n - (t - t0). So only
+  // that split's pairs are marked, as bits of each heap (history: the lag heaps below n, then the
+  // 64 at hand), and each other split ORs in the bits of the heap t - t0 below.
+  const std::uint64_t least_take = splits_.empty() ? 0 : splits_.front().take;
+  const std::uint64_t lag = splits_.empty() ? 0 : splits_.back().take - least_take;  // takes increase
   far_pairs_.clear();
-  for (const SplitMove& split : splits_)
-    for (std::size_t i = 0; i < far_.size(); ++i)
-      far_pairs_.push_back(GroupPair{g + (from - split.take - far_[i]), far_parts_[i], kBitHeaps});
+  for (std::size_t i = 0; i < far_.size() && !splits_.empty(); ++i)
+    far_pairs_.push_back(GroupPair{g + (from - lag - least_take - far_[i]), far_parts_[i], kBitHeaps});
+  far_history_.assign(lag + kBitHeaps, 0);
+  for (std::uint64_t done = 0; done < lag && !far_pairs_.empty();) {
+    const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, lag - done);
+    mark_pair_bits(far_pairs_, heaps, far_history_.data() + done);
+    for (GroupPair& pair : far_pairs_) pair.partners += heaps;
+    done += heaps;
+  }
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
     const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, to - n);
+    std::uint64_t* marked = far_history_.data() + lag;
+    std::fill(marked, marked + kBitHeaps, std::uint64_t{0});
+    if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, marked);
     std::uint64_t far_bits[kBitHeaps] = {};
-    if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, far_bits);
+    for (const SplitMove& split : splits_) {
+      const std::uint64_t* below = marked - (split.take - least_take);
+      for (std::uint64_t j = 0; j < heaps; ++j) far_bits[j] |= below[j];
+    }
     const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, g,
                                                 n, n + heaps, far_bits, common_, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
+    std::copy(far_history_.end() - static_cast<std::ptrdiff_t>(lag), far_history_.end(), far_history_.begin());
   }
   return n - from;
 }

@@ -9,16 +9,17 @@
 // block. Here each heap is decided on its own, with every value below it known:
 //   - its rare pairs (r, m - r), m = n - k, give the common values of its options, as one 64-bit
 //     word. For r of 64 or more the partners of 64 consecutive heaps are known before the first
-//     of them, so those pairs are marked as bits for all 64 at once (pair_bits.hpp); the pairs
-//     with r below 64 are read a heap at a time by gathers of four bytes, which serve up to four
-//     takes at once;
+//     of them, so those pairs are marked as bits for all 64 at once (pair_bits.hpp), for the
+//     split taking the least only: a split taking d more gives heap n what it gave heap n - d.
+//     The pairs with r below 64 are read a heap at a time by gathers of four bytes, which serve
+//     up to four takes at once;
 //   - c, the least common value none of its options gives, is G(n) unless a rare value below c
 //     is given by no option; those rare values are looked for among the pairs (a, m - a) from
 //     a = 1, a step of 64 pairs of each split at a time. A value no pair gives is a new rare
 //     position, and then G(n).
 // Where no move of heap n + 1 reads heap n (every split takes a token, every one-heap move two),
 // two heaps are decided side by side, so that one's chain of lookups runs while the other's waits.
-// 0.167 takes one gather a heap, a share of 94 marked pairs of 64 heaps, and five vectors of the
+// 0.167 takes one gather a heap, a share of 47 marked pairs of 64 heaps, and five vectors of the
 // scan on average, with no store a pair.
 
 #include <cstdint>
@@ -74,7 +75,8 @@ class LoneHeaps {
   // The others, whose pairs are marked for 64 heaps at once (pair_bits.hpp).
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
-  std::vector<GroupPair> far_pairs_;  // the far pairs of the heaps at hand
+  std::vector<GroupPair> far_pairs_;  // the far pairs of the split taking the least, at the heaps at hand
+  std::vector<std::uint64_t> far_history_;  // their bits for the heaps at hand and those below (decide)
   std::uint64_t common_[2] = {};  // the values below 64 common for even and odd heaps, as bits
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
