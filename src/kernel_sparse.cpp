@@ -335,7 +335,7 @@ class SparseKernel final : public Kernel {
   }
 
   // Heaps decided one at a time (lone_heap.hpp) from g.size() on, towards target, for games whose
-  // values lie below 64 and whose rare positions are not too many. Whatever the threads: on one
+  // values lie below 128 and whose rare positions are not too many. Whatever the threads: on one
   // thread blocks gain nothing, and for such games the blocks on two threads ran at a third of
   // this path's rate on one (0.167, 0.127, 0.205 and 0.106 to 2^21), while their span (30 to
   // 53% of the work on 0.167) keeps them below it on any number of cores. Stops where a heap
@@ -346,16 +346,20 @@ class SparseKernel final : public Kernel {
     if constexpr (!std::is_same_v<T, std::uint8_t>) {
       return 0;
     } else {
-      if (!lists_rare_ || released_ || bound_ > kOneWordValues || mask_stale_ ||
+      if (!lists_rare_ || released_ || bound_ > kLoneValuesBelow || mask_stale_ ||
           moves_.rules().has_tail() || !moves_.split_three().empty() || moves_.split_two().empty() ||
-          rare_.size() > tuning::kLoneRareAtMost || !can_decide_heaps_alone())
+          rare_.size() > (bound_ <= kOneWordValues ? tuning::kLoneRareAtMost : tuning::kLoneRareAtMostTwoWords) ||
+          !can_decide_heaps_alone())
         return 0;
       // Past the code, the move lists are whole (extend() covers the heaps below target).
       const std::uint64_t start = g.size();
       if (start <= moves_.rules().finite_digits().size()) return 0;
-      if (!lone_ready_) {
-        lone_heaps_.prepare(moves_, rare_, rare_values_, mask_);
+      // One word of bits while the values lie below 64, two below 128.
+      const Value values_below = bound_ <= kOneWordValues ? kOneWordValues : kLoneValuesBelow;
+      if (!lone_ready_ || lone_values_below_ != values_below) {
+        lone_heaps_.prepare(moves_, rare_, rare_values_, mask_, values_below);
         lone_ready_ = true;
+        lone_values_below_ = values_below;
       }
       if (start < lone_heaps_.first_heap()) return 0;
       // Room for the values, a stretch at a time (the target may be far beyond memory).
@@ -1198,6 +1202,7 @@ class SparseKernel final : public Kernel {
   // now in use (every change of either clears it).
   LoneHeaps lone_heaps_;
   bool lone_ready_ = false;
+  Value lone_values_below_ = 0;  // what lone_heaps_ was prepared for
 };
 
 }  // namespace

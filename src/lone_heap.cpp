@@ -17,6 +17,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -35,13 +36,17 @@ constexpr std::uint64_t kStepChunks = 2;       // chunks a step takes of each sp
 }  // namespace
 
 void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare,
-                        const std::vector<Value>& rare_values, const RareMask& mask) {
+                        const std::vector<Value>& rare_values, const RareMask& mask, Value values_below) {
   if (moves.rules().has_tail()) throw std::logic_error("LoneHeaps: a game with a repeating tail");
-  for (std::uint64_t parity = 0; parity < 2; ++parity) {
-    common_[parity] = 0;
-    for (Value v = 0; v < 64; ++v)
-      if (!is_rare(v, parity, mask)) common_[parity] |= std::uint64_t{1} << v;
-  }
+  if (values_below != 64 && values_below != kLoneValuesBelow)
+    throw std::logic_error("LoneHeaps: values below 64 or 128");
+  words_ = static_cast<int>(values_below / 64);
+  for (std::uint64_t parity = 0; parity < 2; ++parity)
+    for (int w = 0; w < 2; ++w) {
+      common_[parity][w] = 0;
+      for (Value v = 0; v < 64 && w < words_; ++v)
+        if (!is_rare(64 * w + v, parity, mask)) common_[parity][w] |= std::uint64_t{1} << v;
+    }
   splits_ = moves.split_two();
   leave_one_ = moves.leave_one();
   groups_.clear();
@@ -56,7 +61,7 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
   std::uint64_t largest_rare = 0;
   for (std::size_t k = 0; k < rare.size(); ++k) {
     if (rare[k] == 0) continue;  // parts are non-empty
-    if (rare_values[k] >= 64) throw std::logic_error("LoneHeaps: a rare value of 64 or more");
+    if (rare_values[k] >= values_below) throw std::logic_error("LoneHeaps: a rare value past values_below");
     if (rare[k] < static_cast<std::uint64_t>(kBitHeaps)) {
       near_.push_back(static_cast<std::int32_t>(rare[k]));
       near_parts_.push_back(rare_values[k] * 0x01010101u);
@@ -93,6 +98,99 @@ namespace {
 constexpr __mmask16 kAllDwords = 0xffff;
 constexpr __mmask64 kAllBytes = ~__mmask64{0};
 
+// Values below 64 Words as bits: bit v % 64 of word v / 64.
+template <std::size_t Words>
+using ValueBits = std::array<std::uint64_t, Words>;
+
+template <std::size_t Words>
+bool any(const ValueBits<Words>& bits) {
+  for (const std::uint64_t word : bits)
+    if (word != 0) return true;
+  return false;
+}
+
+// Adds value v (below 64 Words) to bits, or takes it out.
+template <std::size_t Words>
+void set_value(ValueBits<Words>& bits, unsigned v) {
+  if constexpr (Words == 1)
+    bits[0] |= std::uint64_t{1} << v;
+  else
+    bits[v / 64] |= std::uint64_t{1} << (v % 64);
+}
+
+template <std::size_t Words>
+void clear_value(ValueBits<Words>& bits, unsigned v) {
+  if constexpr (Words == 1)
+    bits[0] &= ~(std::uint64_t{1} << v);
+  else
+    bits[v / 64] &= ~(std::uint64_t{1} << (v % 64));
+}
+
+// The least value in bits (64 Words when there is none).
+template <std::size_t Words>
+int least(const ValueBits<Words>& bits) {
+  for (std::size_t w = 0; w < Words; ++w)
+    if (bits[w] != 0) return static_cast<int>(64 * w) + std::countr_zero(bits[w]);
+  return static_cast<int>(64 * Words);
+}
+
+template <std::size_t Words>
+ValueBits<Words> and_not(const ValueBits<Words>& bits, const ValueBits<Words>& out) {
+  ValueBits<Words> result;
+  for (std::size_t w = 0; w < Words; ++w) result[w] = bits[w] & ~out[w];
+  return result;
+}
+
+// The values below c.
+template <std::size_t Words>
+ValueBits<Words> below(int c) {
+  ValueBits<Words> result;
+  for (std::size_t w = 0; w < Words; ++w) {
+    const int in_word = std::clamp(c - 64 * static_cast<int>(w), 0, 64);
+    result[w] = in_word == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << in_word) - 1;
+  }
+  return result;
+}
+
+// The values of bits whose rank among them (0 for the least) is a bit of ranks.
+template <std::size_t Words>
+__attribute__((target("bmi2"))) ValueBits<Words> of_ranks(std::uint64_t ranks, const ValueBits<Words>& bits) {
+  ValueBits<Words> result;
+  for (std::size_t w = 0; w < Words; ++w) {
+    result[w] = _pdep_u64(ranks, bits[w]);
+    const int used = std::popcount(bits[w]);
+    ranks = used >= 64 ? 0 : ranks >> used;
+  }
+  return result;
+}
+
+// Byte k is bit k (k < 8); the others 0. From byte r on: the rank bits of values whose ranks
+// start at r.
+alignas(64) constexpr std::uint8_t kRankBytes[8 + 64] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+// A table of the values below 64 Words, a vector of 64 bytes per word: each of the eight least
+// values of bits holds the bit of its rank, the others 0.
+template <std::size_t Words>
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void rank_tables(const ValueBits<Words>& bits,
+                                                                          __m512i table[Words]) {
+  int ranked = 0;
+  for (std::size_t w = 0; w < Words; ++w) {
+    table[w] = _mm512_maskz_expand_epi8(bits[w], _mm512_loadu_si512(kRankBytes + std::min(ranked, 8)));
+    ranked += std::popcount(bits[w]);
+  }
+}
+
+// Each lane's value looked up in a rank table (zero in the lanes left out).
+template <std::size_t Words>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i look_up(__mmask64 lanes, __m512i values,
+                                                                       const __m512i table[Words]) {
+  static_assert(Words == 1 || Words == 2);
+  if constexpr (Words == 1)
+    return _mm512_maskz_permutexvar_epi8(lanes, values, table[0]);
+  else
+    return _mm512_maskz_permutex2var_epi8(lanes, table[0], values, table[1]);
+}
+
 // The OR of a vector's eight 64-bit lanes, in registers (through memory it waits for a store to
 // reach eight loads).
 __attribute__((target("avx512f"))) std::uint64_t or_of_lanes(__m512i words) {
@@ -112,28 +210,41 @@ __attribute__((target("avx512f"))) std::uint64_t or_of_bytes(__m512i bytes) {
 }
 
 // The values of wanted that no split pair (a, m - a) of heap n gives, pair by pair.
-std::uint64_t look_for_each(const std::uint8_t* g, std::uint64_t n, const std::vector<SplitMove>& splits,
-                            std::uint64_t wanted) {
+template <std::size_t Words>
+ValueBits<Words> look_for_each(const std::uint8_t* g, std::uint64_t n, const std::vector<SplitMove>& splits,
+                               ValueBits<Words> wanted) {
   for (const SplitMove& split : splits) {
     const std::uint64_t m = n - split.take;
     const std::uint64_t largest = split.largest_first_part(m);
-    for (std::uint64_t a = 1; a <= largest && wanted != 0; ++a) wanted &= ~(std::uint64_t{1} << (g[a] ^ g[m - a]));
+    for (std::uint64_t a = 1; a <= largest && any(wanted); ++a) {
+      clear_value(wanted, g[a] ^ g[m - a]);
+    }
   }
   return wanted;
 }
 
-// LoneHeaps::decide for the heaps from..to - 1 (at most 64), their far rare pairs marked in
-// far_bits, the rest of its data passed in.
+// The data of LoneHeaps that decide_avx512 reads.
+struct LoneData {
+  const std::vector<LoneHeaps::GatherGroup>& groups;
+  const std::vector<SplitMove>& splits;
+  const std::vector<std::uint64_t>& leave_one;
+  const std::vector<std::int32_t>& near;
+  const std::vector<std::uint32_t>& near_parts;
+  bool side_by_side;
+  const std::uint64_t (&common)[2][2];
+};
+
+// LoneHeaps::decide for the heaps from..to - 1 (at most 64), values below 64 Words, the far rare
+// pairs' values marked in far_bits (word w of heap from + j at far_bits[w][j]).
+template <std::size_t Words>
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uint64_t decide_avx512(
-    const std::vector<LoneHeaps::GatherGroup>& groups, const std::vector<SplitMove>& splits,
-    const std::vector<std::uint64_t>& leave_one, const std::vector<std::int32_t>& near,
-    const std::vector<std::uint32_t>& near_parts, bool side_by_side, std::uint8_t* g, std::uint64_t from,
-    std::uint64_t to, const std::uint64_t* far_bits, const std::uint64_t common[2], std::uint64_t& scanned) {
+    const LoneData& data, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
+    const std::uint64_t (&far_bits)[2][kBitHeaps], std::uint64_t& scanned) {
   // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
   // loaded and stored for every vector.
   std::uint64_t vectors = 0;
+  const std::vector<SplitMove>& splits = data.splits;
   const __m512i one = _mm512_set1_epi32(1);
-  const __m512i thirty_two = _mm512_set1_epi32(32);
   const __m512i low_byte = _mm512_set1_epi32(0xff);
   alignas(64) std::uint8_t reverse_index[64];
   for (int j = 0; j < 64; ++j) reverse_index[j] = static_cast<std::uint8_t>(63 - j);
@@ -143,16 +254,12 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   __m512i reversed_firsts[kReversedChunks];
   for (std::uint64_t chunk = 0; chunk < reversed_chunks; ++chunk)
     reversed_firsts[chunk] = _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + 1 + 64 * chunk));
-  // Byte k of the first eight: bit k, the rank of a wanted value in a table.
-  alignas(64) std::uint8_t rank_bytes[64] = {};
-  for (int k = 0; k < 8; ++k) rank_bytes[k] = static_cast<std::uint8_t>(1u << k);
-  const __m512i rank_bits = _mm512_load_si512(rank_bytes);
 
   // Two heaps at a time where the second reads nothing of the first (side_by_side): their chains
   // of lookups then overlap.
   for (std::uint64_t n = from; n < to;) {
-    const int width = side_by_side && n + 1 < to ? 2 : 1;
-    std::uint64_t wanted[2] = {}, skipped[2] = {};
+    const int width = data.side_by_side && n + 1 < to ? 2 : 1;
+    ValueBits<Words> wanted[2] = {}, skipped[2] = {};
     int c[2] = {};
     bool open[2] = {false, false};  // whether its scan has pairs left
     int started = 0;
@@ -160,34 +267,40 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       const std::uint64_t heap = n + i;
       // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
       // moves'.
-      std::uint64_t options = far_bits[heap - from];
-      for (const std::uint64_t k : leave_one) options |= std::uint64_t{1} << g[heap - k];
-      __m512i low_bits = _mm512_setzero_si512();
-      __m512i high_bits = _mm512_setzero_si512();
-      for (const LoneHeaps::GatherGroup& group : groups) {
+      ValueBits<Words> options;
+      for (std::size_t w = 0; w < Words; ++w) options[w] = far_bits[w][heap - from];
+      for (const std::uint64_t k : data.leave_one) set_value(options, g[heap - k]);
+      // Bits of the values from 32 q, q < 2 Words, in 32-bit lanes: a shift by 32 or more (a
+      // value below 32 q wraps) gives 0.
+      __m512i bits[2 * Words];
+      for (__m512i& part : bits) part = _mm512_setzero_si512();
+      for (const LoneHeaps::GatherGroup& group : data.groups) {
         const __m512i base = _mm512_set1_epi32(static_cast<std::int32_t>(heap - group.deepest));
-        for (std::size_t r = 0; r < near.size(); r += kGatherLanes) {
-          const __m512i at = _mm512_sub_epi32(base, _mm512_loadu_si512(near.data() + r));
+        for (std::size_t r = 0; r < data.near.size(); r += kGatherLanes) {
+          const __m512i at = _mm512_sub_epi32(base, _mm512_loadu_si512(data.near.data() + r));
           const __m512i values_of_pairs =
               _mm512_xor_si512(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAllDwords, at, g, 1),
-                               _mm512_loadu_si512(near_parts.data() + r));
+                               _mm512_loadu_si512(data.near_parts.data() + r));
           for (const std::uint32_t byte : group.bytes) {
             const __m512i values = _mm512_and_si512(
                 _mm512_maskz_srlv_epi32(kAllDwords, values_of_pairs, _mm512_set1_epi32(static_cast<int>(8 * byte))),
                 low_byte);
-            low_bits = _mm512_or_si512(low_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, values));
-            high_bits = _mm512_or_si512(
-                high_bits, _mm512_maskz_sllv_epi32(kAllDwords, one, _mm512_sub_epi32(values, thirty_two)));
+            for (std::size_t q = 0; q < 2 * Words; ++q)
+              bits[q] = _mm512_or_si512(
+                  bits[q], _mm512_maskz_sllv_epi32(kAllDwords, one, _mm512_sub_epi32(values, _mm512_set1_epi32(32 * static_cast<int>(q)))));
           }
         }
       }
-      options |= or_of_lanes(_mm512_or_si512(_mm512_maskz_unpacklo_epi32(kAllDwords, low_bits, high_bits),
-                                             _mm512_maskz_unpackhi_epi32(kAllDwords, low_bits, high_bits)));
-      const std::uint64_t common_here = common[heap & 1];
-      const std::uint64_t free_common = common_here & ~options;
-      if (free_common == 0) break;  // declined: the heaps before it are decided below
-      c[i] = std::countr_zero(free_common);
-      wanted[i] = ~common_here & ~options & ((std::uint64_t{1} << c[i]) - 1);
+      for (std::size_t w = 0; w < Words; ++w)
+        options[w] |= or_of_lanes(_mm512_or_si512(_mm512_maskz_unpacklo_epi32(kAllDwords, bits[2 * w], bits[2 * w + 1]),
+                                                  _mm512_maskz_unpackhi_epi32(kAllDwords, bits[2 * w], bits[2 * w + 1])));
+      ValueBits<Words> common_here;
+      for (std::size_t w = 0; w < Words; ++w) common_here[w] = data.common[heap & 1][w];
+      const ValueBits<Words> free_common = and_not(common_here, options);
+      if (!any(free_common)) break;  // declined: the heaps before it are decided below
+      c[i] = least(free_common);
+      const ValueBits<Words> under_c = below<Words>(c[i]);
+      for (std::size_t w = 0; w < Words; ++w) wanted[i][w] = ~common_here[w] & ~options[w] & under_c[w];
       open[i] = true;
       started = i + 1;
     }
@@ -202,24 +315,25 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     for (std::uint64_t step = 0;; ++step) {
       bool more = false;
       for (int i = 0; i < started; ++i) {
-        if (wanted[i] == 0 || !open[i]) continue;
+        if (!any(wanted[i]) || !open[i]) continue;
         const std::uint64_t heap = n + i;
-        const std::uint64_t first_eight = _pdep_u64(0xff, wanted[i]);
-        const std::uint64_t rest = wanted[i] & ~first_eight;
-        const std::uint64_t next_eight = _pdep_u64(0xff, rest);
-        skipped[i] |= rest & ~next_eight;
-        const __m512i low_table = _mm512_maskz_expand_epi8(wanted[i], rank_bits);
-        const __m512i high_table = _mm512_maskz_expand_epi8(rest, rank_bits);
+        const ValueBits<Words> rest = and_not(wanted[i], of_ranks(0xff, wanted[i]));
+        const bool has_rest = any(rest);
+        const ValueBits<Words> past_sixteenth = and_not(rest, of_ranks(0xff, rest));
+        for (std::size_t w = 0; w < Words; ++w) skipped[i][w] |= past_sixteenth[w];
+        __m512i low_table[Words], high_table[Words];
+        rank_tables(wanted[i], low_table);
+        rank_tables(rest, high_table);
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
-        bool any = false;
+        bool some = false;
         for (std::uint64_t chunk = kStepChunks * step; chunk < kStepChunks * (step + 1); ++chunk) {
           const std::uint64_t a = 1 + 64 * chunk;
           for (const SplitMove& split : splits) {
             const std::uint64_t m = heap - split.take;
             const std::uint64_t largest = split.largest_first_part(m);
             if (a > largest) continue;
-            any = true;
+            some = true;
             ++vectors;
             // Lane j: the pair (a + 63 - j, m - a - 63 + j).
             const __m512i firsts = chunk < reversed_chunks
@@ -227,28 +341,29 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
                                        : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
             const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
             const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
-            if (rest != 0)
-              high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+            low_found = _mm512_or_si512(low_found, look_up<Words>(lanes, values, low_table));
+            if (has_rest) high_found = _mm512_or_si512(high_found, look_up<Words>(lanes, values, high_table));
           }
         }
-        if (!any) {
+        if (!some) {
           open[i] = false;
           continue;
         }
-        wanted[i] &= ~_pdep_u64(or_of_bytes(low_found), wanted[i]);
-        if (rest != 0) wanted[i] &= ~_pdep_u64(or_of_bytes(high_found), rest);
-        more |= wanted[i] != 0;
+        wanted[i] = and_not(wanted[i], of_ranks(or_of_bytes(low_found), wanted[i]));
+        if (has_rest) wanted[i] = and_not(wanted[i], of_ranks(or_of_bytes(high_found), rest));
+        more |= any(wanted[i]);
       }
       if (!more) break;
     }
     for (int i = 0; i < started; ++i) {
       const std::uint64_t heap = n + i;
-      if ((wanted[i] & skipped[i]) != 0) wanted[i] = look_for_each(g, heap, splits, wanted[i]);
+      bool missed_some = false;
+      for (std::size_t w = 0; w < Words; ++w) missed_some |= (wanted[i][w] & skipped[i][w]) != 0;
+      if (missed_some) wanted[i] = look_for_each(g, heap, splits, wanted[i]);
       // A rare value below c that no pair gives is G(n): a new rare position, where the caller
       // takes over (a second heap decided beside it did not know it).
-      if (wanted[i] != 0) {
-        g[heap] = static_cast<std::uint8_t>(std::countr_zero(wanted[i]));
+      if (any(wanted[i])) {
+        g[heap] = static_cast<std::uint8_t>(least(wanted[i]));
         scanned += vectors;
         return heap + 1 - from;
       }
@@ -272,37 +387,44 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
   // The far rare pairs: the pair (r, m - r) of a split taking t gives heap n the value
   // G(r) ^ G(n - t - r), which the split taking the least, t0, gave heap n - (t - t0). So only
   // that split's pairs are marked, as bits of each heap (history: the lag heaps below n, then the
-  // 64 at hand), and each other split ORs in the bits of the heap t - t0 below.
+  // 64 at hand, for each word of values), and each other split ORs in the bits of the heap
+  // t - t0 below.
   const std::uint64_t least_take = splits_.empty() ? 0 : splits_.front().take;
   const std::uint64_t lag = splits_.empty() ? 0 : splits_.back().take - least_take;  // takes increase
   far_pairs_.clear();
   for (std::size_t i = 0; i < far_.size() && !splits_.empty(); ++i)
     far_pairs_.push_back(GroupPair{g + (from - lag - least_take - far_[i]), far_parts_[i], kBitHeaps});
-  far_history_.assign(lag + kBitHeaps, 0);
+  for (int w = 0; w < words_; ++w) far_history_[w].assign(lag + kBitHeaps, 0);
   for (std::uint64_t done = 0; done < lag && !far_pairs_.empty();) {
     const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, lag - done);
-    mark_pair_bits(far_pairs_, heaps, far_history_.data() + done);
+    for (int w = 0; w < words_; ++w)
+      mark_pair_bits(far_pairs_, heaps, far_history_[w].data() + done, static_cast<unsigned>(w));
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
     done += heaps;
   }
+  const LoneData data{groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, common_};
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
     const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, to - n);
-    std::uint64_t* marked = far_history_.data() + lag;
-    std::fill(marked, marked + kBitHeaps, std::uint64_t{0});
-    if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, marked);
-    std::uint64_t far_bits[kBitHeaps] = {};
-    for (const SplitMove& split : splits_) {
-      const std::uint64_t* below = marked - (split.take - least_take);
-      for (std::uint64_t j = 0; j < heaps; ++j) far_bits[j] |= below[j];
+    std::uint64_t far_bits[2][kBitHeaps] = {};
+    for (int w = 0; w < words_; ++w) {
+      std::uint64_t* marked = far_history_[w].data() + lag;
+      std::fill(marked, marked + kBitHeaps, std::uint64_t{0});
+      if (!far_pairs_.empty()) mark_pair_bits(far_pairs_, heaps, marked, static_cast<unsigned>(w));
+      for (const SplitMove& split : splits_) {
+        const std::uint64_t* below_heap = marked - (split.take - least_take);
+        for (std::uint64_t j = 0; j < heaps; ++j) far_bits[w][j] |= below_heap[j];
+      }
     }
-    const std::uint64_t decided = decide_avx512(groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, g,
-                                                n, n + heaps, far_bits, common_, scanned_vectors_);
+    const std::uint64_t decided = words_ == 1 ? decide_avx512<1>(data, g, n, n + heaps, far_bits, scanned_vectors_)
+                                              : decide_avx512<2>(data, g, n, n + heaps, far_bits, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
-    std::copy(far_history_.end() - static_cast<std::ptrdiff_t>(lag), far_history_.end(), far_history_.begin());
+    for (int w = 0; w < words_; ++w)
+      std::copy(far_history_[w].end() - static_cast<std::ptrdiff_t>(lag), far_history_[w].end(),
+                far_history_[w].begin());
   }
   return n - from;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Deciding heaps one at a time, from their rare pairs and a short scan, when a game has few rare
-// positions and every value lies below 64 (docs/THEORY.md section 4). Private to the library.
+// positions and every value lies below 64 or 128 (docs/THEORY.md section 4). Private to the
+// library.
 //
 // The sparse kernel decides heaps in blocks, so that the pairs with a partner below the block can
 // be listed in parallel; the pairs with a partner inside it are left to an ordered part. On one
@@ -8,7 +9,7 @@
 // all below 1304) it is most of the cost: nearly every rare position's partner lies inside the
 // block. Here each heap is decided on its own, with every value below it known:
 //   - its rare pairs (r, m - r), m = n - k, give the common values of its options, as one 64-bit
-//     word. For r of 64 or more the partners of 64 consecutive heaps are known before the first
+//     word (two below 128: the lookups then take tables of 128 bytes). For r of 64 or more the partners of 64 consecutive heaps are known before the first
 //     of them, so those pairs are marked as bits for all 64 at once (pair_bits.hpp), for the
 //     split taking the least only: a split taking d more gives heap n what it gave heap n - d.
 //     The pairs with r below 64 are read a heap at a time by gathers of four bytes, which serve
@@ -36,6 +37,9 @@ namespace sgx {
 // VBMI2 and BMI2).
 bool can_decide_heaps_alone();
 
+// The values LoneHeaps decides lie below this (two words of bits).
+inline constexpr Value kLoneValuesBelow = 128;
+
 class LoneHeaps {
  public:
   // Up to four takes k0 <= k < k0 + 4 whose near rare pairs one gather of four bytes reads: the
@@ -46,19 +50,21 @@ class LoneHeaps {
   };
 
   // A game without a repeating tail: its moves from heaps past its code (taking all is then never
-  // a move), its rare positions with their values (all below 64), and the mask they are rare
-  // under. Called again whenever the rare positions or the mask change.
+  // a move), its rare positions with their values (all below values_below: 64 or
+  // kLoneValuesBelow), and the mask they are rare under. Called again whenever the rare positions,
+  // the mask or values_below change.
   void prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare, const std::vector<Value>& rare_values,
-               const RareMask& mask);
+               const RareMask& mask, Value values_below = 64);
 
   // The least heap decide() takes: past the code, every rare pair's partner past its first part,
   // and a scan's first vector inside the values.
   std::uint64_t first_heap() const { return first_heap_; }
 
   // Decides heaps from, from + 1, ... (from >= first_heap()) up to to, writing G(n) to g[n]: g
-  // holds every value below from, all below 64, and room up to to. Stops after a heap whose value
-  // is rare (a new rare position: prepare again) and before one whose common values below 64 are
-  // all given (its value may be 64 or more). Returns how many heaps it decided.
+  // holds every value below from, all below values_below, and room up to to. Stops after a heap
+  // whose value is rare (a new rare position: prepare again) and before one whose common values
+  // below values_below are all given (its value may be values_below or more). Returns how many
+  // heaps it decided.
   std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to);
 
   // The vectors of 64 split pairs the scans looked at, so far (a figure for bench/).
@@ -76,8 +82,9 @@ class LoneHeaps {
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
   std::vector<GroupPair> far_pairs_;  // the far pairs of the split taking the least, at the heaps at hand
-  std::vector<std::uint64_t> far_history_;  // their bits for the heaps at hand and those below (decide)
-  std::uint64_t common_[2] = {};  // the values below 64 common for even and odd heaps, as bits
+  std::vector<std::uint64_t> far_history_[2];  // their bits for the heaps at hand and those below, by word
+  int words_ = 1;                   // words of bits: values below 64 words_
+  std::uint64_t common_[2][2] = {};  // the common values for even and odd heaps, as bits by word
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
   std::uint64_t scanned_vectors_ = 0;

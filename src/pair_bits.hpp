@@ -29,7 +29,9 @@ struct GroupPair {
 bool can_mark_pair_bits();
 
 // ORs into bits[j], for each heap j < heaps (at most kBitHeaps), the bit of each of its pairs'
-// values, all below 64. Reads partners[j] only for j < heaps.
-void mark_pair_bits(const std::vector<GroupPair>& pairs, std::uint64_t heaps, std::uint64_t* bits);
+// values v with 64 word <= v < 64 (word + 1) (bit v - 64 word), word < 4; values elsewhere are
+// left out. Reads partners[j] only for j < heaps.
+void mark_pair_bits(const std::vector<GroupPair>& pairs, std::uint64_t heaps, std::uint64_t* bits,
+                    unsigned word = 0);
 
 }  // namespace sgx

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -17,24 +19,35 @@ namespace sgx {
 
 namespace {
 
+// Values below 128 as bits: bit v % 64 of word v / 64.
+using ValueBits = std::array<std::uint64_t, 2>;
+
+void add_value(ValueBits& bits, unsigned v) { bits[v / 64] |= std::uint64_t{1} << (v % 64); }
+
 // The bits of every option value of heap n, from g[0..n).
-std::uint64_t option_bits(const MoveTable& moves, const std::vector<std::uint8_t>& g, std::uint64_t n) {
-  std::uint64_t bits = moves.takes_all(n) ? 1 : 0;
+ValueBits option_bits(const MoveTable& moves, const std::vector<std::uint8_t>& g, std::uint64_t n) {
+  ValueBits bits = {moves.takes_all(n) ? std::uint64_t{1} : 0, 0};
   for (std::uint64_t k : moves.leave_one())
-    if (k < n) bits |= std::uint64_t{1} << g[n - k];
+    if (k < n) add_value(bits, g[n - k]);
   for (const SplitMove& split : moves.split_two()) {
     if (split.take + 2 > n) continue;
     const std::uint64_t m = n - split.take;
-    for (std::uint64_t a = 1; a <= split.largest_first_part(m); ++a) bits |= std::uint64_t{1} << (g[a] ^ g[m - a]);
+    for (std::uint64_t a = 1; a <= split.largest_first_part(m); ++a) add_value(bits, g[a] ^ g[m - a]);
   }
   return bits;
 }
 
-std::uint64_t common_bits(const RareMask& mask, std::uint64_t parity) {
-  std::uint64_t bits = 0;
-  for (Value v = 0; v < 64; ++v)
-    if (!is_rare(v, parity, mask)) bits |= std::uint64_t{1} << v;
+ValueBits common_bits(const RareMask& mask, std::uint64_t parity, Value values_below) {
+  ValueBits bits = {};
+  for (Value v = 0; v < values_below; ++v)
+    if (!is_rare(v, parity, mask)) add_value(bits, v);
   return bits;
+}
+
+// The least value not in bits.
+Value mex_of(const ValueBits& bits) {
+  return bits[0] != ~std::uint64_t{0} ? static_cast<Value>(std::countr_one(bits[0]))
+                                      : static_cast<Value>(64 + std::countr_one(bits[1]));
 }
 
 struct RareList {
@@ -52,13 +65,14 @@ RareList rare_below(const std::vector<std::uint8_t>& g, std::uint64_t n, const R
   return rare;
 }
 
-// Random values below 64, rare under the mask only among the first positions: however many rare
-// values a heap wants (up to 31) and whether any pair gives them, each heap's decision must be the
-// mex of its options, a new rare position included; where every common value below 64 is given,
-// it must decline. Heaps are decided two at a time, side by side where no move of the second
-// reads the first. The codes: one split (0.6), two splits in one gather (0.167, with one-heap
-// moves), four (0.4444), takes far apart (0.404004, two gathers), unequal parts from a take of
-// none (Grundy's game, 4!.0), and a mask with the heap's parity (0.127).
+// Random values below 64, and below 128 (two words of bits), rare under the mask only among the
+// first positions: however many rare values a heap wants (up to 63) and whether any pair gives
+// them, each heap's decision must be the mex of its options, a new rare position included; where
+// every common value in range is given, it must decline. Heaps are decided two at a time, side by
+// side where no move of the second reads the first. The codes: one split (0.6), two splits in one
+// gather (0.167, with one-heap moves), four (0.4444), takes far apart (0.404004, two gathers),
+// unequal parts from a take of none (Grundy's game, 4!.0), and a mask with the heap's parity
+// (0.127).
 TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
   if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
   std::mt19937_64 rng(1926);
@@ -68,93 +82,119 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
   };
   const Case cases[] = {{"0.6", {0x21}},    {"0.167", {0x3d}}, {"0.4444", {0x06}},
                         {"0.404004", {0x11}}, {"4!.0", {0x30}}, {"0.127", {0x01, true, true}}};
-  int declined = 0, new_rare = 0, decided = 0;
-  for (const Case& c : cases) {
-    const Rules rules = parse_rules(c.code);
-    const std::uint64_t common[2] = {common_bits(c.mask, 0), common_bits(c.mask, 1)};
-    for (const std::uint64_t rare_span : {12, 100, 400}) {
-      // Values below rare_span: any; past it: common for their position.
-      std::vector<std::uint8_t> g(4 * rare_span + 800);
-      for (std::uint64_t p = 0; p < g.size(); ++p) {
-        do {
-          g[p] = static_cast<std::uint8_t>(rng() % 64);
-        } while (p >= rare_span && is_rare(g[p], p, c.mask));
-      }
-      MoveTable moves(rules);
-      moves.cover(g.size());
-      LoneHeaps lone;
-      const RareList rare = rare_below(g, rare_span, c.mask);
-      lone.prepare(moves, rare.positions, rare.values, c.mask);
-      ASSERT_LT(lone.first_heap(), g.size() - 300) << c.code;
-      // Each heap decided with the next (when the code allows, the two side by side): the first
-      // is decided unless it declines, the second unless the first declines or is rare, or it
-      // declines itself.
-      for (std::uint64_t n = lone.first_heap(); n + 1 < g.size(); ++n) {
-        std::vector<std::uint8_t> decision = g;
-        const std::uint64_t count = lone.decide(decision.data(), n, n + 2);
-        std::vector<std::uint8_t> known = g;
-        std::uint64_t expected = 0;
-        for (std::uint64_t heap = n; heap < n + 2; ++heap) {
-          const std::uint64_t options = option_bits(moves, known, heap);
-          if ((common[heap & 1] & ~options) == 0) {
-            ++declined;
-            break;
-          }
-          const Value mex = static_cast<Value>(std::countr_one(options));
-          ASSERT_GT(count, expected) << c.code << " span " << rare_span << " heap " << heap;
-          ASSERT_EQ(decision[heap], mex) << c.code << " span " << rare_span << " heap " << heap;
-          ++decided;
-          ++expected;
-          known[heap] = static_cast<std::uint8_t>(mex);
-          if (is_rare(mex, heap, c.mask)) {
-            ++new_rare;
-            break;
-          }
+  for (const Value values_below : {Value{64}, kLoneValuesBelow}) {
+    int declined = 0, new_rare = 0, decided = 0, past_64 = 0;
+    for (const Case& case_of : cases) {
+      // Under values_below 128 the mask also takes bit 6, so that values from 64 are rare or common
+      // by more than one bit.
+      RareMask mask = case_of.mask;
+      if (values_below > 64) mask.values |= 0x40;
+      const Rules rules = parse_rules(case_of.code);
+      const ValueBits common[2] = {common_bits(mask, 0, values_below), common_bits(mask, 1, values_below)};
+      for (const std::uint64_t rare_span : {12, 100, 400}) {
+        // Values below rare_span: any; past it: common for their position.
+        std::vector<std::uint8_t> g(4 * rare_span + 800);
+        for (std::uint64_t p = 0; p < g.size(); ++p) {
+          do {
+            g[p] = static_cast<std::uint8_t>(rng() % values_below);
+          } while (p >= rare_span && is_rare(g[p], p, mask));
         }
-        ASSERT_EQ(count, expected) << c.code << " span " << rare_span << " heap " << n;
+        MoveTable moves(rules);
+        moves.cover(g.size());
+        LoneHeaps lone;
+        const RareList rare = rare_below(g, rare_span, mask);
+        lone.prepare(moves, rare.positions, rare.values, mask, values_below);
+        ASSERT_LT(lone.first_heap(), g.size() - 300) << case_of.code;
+        // Each heap decided with the next (when the code allows, the two side by side): the first
+        // is decided unless it declines, the second unless the first declines or is rare, or it
+        // declines itself.
+        for (std::uint64_t n = lone.first_heap(); n + 1 < g.size(); ++n) {
+          std::vector<std::uint8_t> decision = g;
+          const std::uint64_t count = lone.decide(decision.data(), n, n + 2);
+          std::vector<std::uint8_t> known = g;
+          std::uint64_t expected = 0;
+          for (std::uint64_t heap = n; heap < n + 2; ++heap) {
+            const ValueBits options = option_bits(moves, known, heap);
+            const ValueBits& common_here = common[heap & 1];
+            if ((common_here[0] & ~options[0]) == 0 && (common_here[1] & ~options[1]) == 0) {
+              ++declined;
+              break;
+            }
+            const Value mex = mex_of(options);
+            ASSERT_GT(count, expected) << case_of.code << " span " << rare_span << " heap " << heap;
+            ASSERT_EQ(decision[heap], mex) << case_of.code << " span " << rare_span << " heap " << heap;
+            ++decided;
+            past_64 += mex >= 64;
+            ++expected;
+            known[heap] = static_cast<std::uint8_t>(mex);
+            if (is_rare(mex, heap, mask)) {
+              ++new_rare;
+              break;
+            }
+          }
+          ASSERT_EQ(count, expected) << case_of.code << " span " << rare_span << " heap " << n;
+        }
       }
     }
+    // Every outcome happened.
+    EXPECT_GT(decided, 5000) << values_below;
+    EXPECT_GT(new_rare, 50) << values_below;
+    EXPECT_GT(declined, 50) << values_below;
+    if (values_below > 64) {
+      EXPECT_GT(past_64, 500);
+    }
   }
-  // Every outcome happened.
-  EXPECT_GT(decided, 5000);
-  EXPECT_GT(new_rare, 50);
-  EXPECT_GT(declined, 50);
 }
 
 // Runs of heaps of real games, re-prepared after each new rare position, equal the naive
 // kernel's values: 0.167 (60 rare positions, the last at 1303), 0.106 (15, the last at 1103) and
-// 0.56 (46, the last at 1795).
+// 0.56 (46, the last at 1795) with values below 64; 0.174 (57, the last at 674; values from 64
+// at heap 746) with values below 128.
 TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
   if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
-  const std::pair<const char*, std::uint64_t> games[] = {{"0.167", 12000}, {"0.106", 8000}, {"0.56", 8000}};
-  for (const auto& [code, n] : games) {
+  struct Game {
+    const char* code;
+    std::uint64_t n;
+    Value values_below;
+  };
+  const Game games[] = {{"0.167", 12000, 64},
+                        {"0.106", 8000, 64},
+                        {"0.56", 8000, 64},
+                        {"0.174", 12000, kLoneValuesBelow}};
+  for (const auto& [code, n, values_below] : games) {
     const Rules rules = parse_rules(code);
     const Sequence naive = compute_sequence(rules, n, KernelKind::Naive, 1);
     std::vector<std::uint8_t> truth(n);
-    std::uint64_t below_64 = 0;
-    while (below_64 < n && naive[below_64] < 64) ++below_64;
-    for (std::uint64_t p = 0; p < below_64; ++p) truth[p] = static_cast<std::uint8_t>(naive[p]);
+    std::uint64_t in_range = 0;  // the values below it lie below values_below
+    while (in_range < n && naive[in_range] < values_below) ++in_range;
+    for (std::uint64_t p = 0; p < in_range; ++p) truth[p] = static_cast<std::uint8_t>(naive[p]);
     const RareMask mask = compute_stats(naive, rules.split_take_parity()).rare_mask;
     MoveTable moves(rules);
     moves.cover(n);
     LoneHeaps lone;
     std::vector<std::uint8_t> g = truth;
-    std::uint64_t from = 0, decided = 0;
+    std::uint64_t from = 0, decided = 0, past_64 = 0;
     for (;;) {
       // Every rare position below from in the list, and from past the first heap it allows.
-      for (std::uint64_t listed_below = from + 1; listed_below != from;) {
+      for (std::uint64_t listed_below = from + 1; listed_below != from && from < in_range;) {
         listed_below = from;
         const RareList rare = rare_below(truth, from, mask);
-        lone.prepare(moves, rare.positions, rare.values, mask);
+        lone.prepare(moves, rare.positions, rare.values, mask, values_below);
         from = std::max(from, lone.first_heap());
       }
-      if (from >= below_64) break;
-      const std::uint64_t count = lone.decide(g.data(), from, below_64);
-      for (std::uint64_t p = from; p < from + count; ++p) ASSERT_EQ(g[p], truth[p]) << code << " heap " << p;
+      if (from >= in_range) break;
+      const std::uint64_t count = lone.decide(g.data(), from, in_range);
+      for (std::uint64_t p = from; p < from + count; ++p) {
+        ASSERT_EQ(g[p], truth[p]) << code << " heap " << p;
+        past_64 += g[p] >= 64;
+      }
       decided += count;
       from += std::max<std::uint64_t>(count, 1);  // a heap it declines is taken from the naive values
     }
-    EXPECT_GT(decided, below_64 / 2) << code;
+    if (values_below > 64) {
+      EXPECT_GT(past_64, 100) << code;
+    }
+    EXPECT_GT(decided, in_range / 2) << code;
   }
 }
 
