@@ -31,7 +31,8 @@ constexpr std::size_t kGatherLanes = 16;
 constexpr std::uint32_t kPaddingPart = 0x80808080u;
 // The scan takes the pairs (a, m - a) in chunks of 64 first parts a, the same for every heap.
 constexpr std::uint64_t kReversedChunks = 16;  // chunks whose first parts are reversed once
-constexpr std::uint64_t kStepChunks = 2;       // chunks a step takes of each split
+constexpr std::uint64_t kStepChunks = 2;       // chunks the first two steps take of each split
+constexpr std::uint64_t kMostStepChunks = 8;    // each step after takes twice as many, up to this
 
 }  // namespace
 
@@ -305,14 +306,17 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       started = i + 1;
     }
 
-    // The rare values below c, looked for among the split pairs. A step takes 64 pairs of each
-    // split. Its tables give each of the (up to) eight least values wanted, and each of the next
-    // eight, a bit of a byte (their rank among the wanted, laid out by a byte expand); a pair's
-    // lookup is then that byte, the lookups of a step are ORed together, and the byte of bits
-    // found goes back to the values by a bit deposit. Values past the sixteenth wait for a later
-    // step, so a value that no step finds may have missed the first pairs: those are looked for
-    // once more, pair by pair (a new rare position, seldom).
-    for (std::uint64_t step = 0;; ++step) {
+    // The rare values below c, looked for among the split pairs. The first two steps take 128
+    // pairs of each split, each step after twice as many up to 512, so that a heap that needs many
+    // pairs (0.336: about a thousand) waits for fewer steps' tables. A step's tables give each of
+    // the (up to) eight least values wanted, and each of the next eight, a bit of a byte (their
+    // rank among the wanted, laid out by a byte expand); a pair's lookup is then that byte, the
+    // lookups of a step are ORed together, and the byte of bits found goes back to the values by
+    // a bit deposit. Values past the sixteenth wait for a later step, so a value that no step
+    // finds may have missed the first pairs: those are looked for once more, pair by pair (a new
+    // rare position, seldom).
+    for (std::uint64_t step = 0, first_chunk = 0, chunks = kStepChunks;; ++step, first_chunk += chunks) {
+      if (step >= 2) chunks = std::min(2 * chunks, kMostStepChunks);
       bool more = false;
       for (int i = 0; i < started; ++i) {
         if (!any(wanted[i]) || !open[i]) continue;
@@ -327,7 +331,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
         bool some = false;
-        for (std::uint64_t chunk = kStepChunks * step; chunk < kStepChunks * (step + 1); ++chunk) {
+        for (std::uint64_t chunk = first_chunk; chunk < first_chunk + chunks; ++chunk) {
           const std::uint64_t a = 1 + 64 * chunk;
           for (const SplitMove& split : splits) {
             const std::uint64_t m = heap - split.take;
