@@ -335,7 +335,7 @@ class SparseKernel final : public Kernel {
   }
 
   // Heaps decided one at a time (lone_heap.hpp) from g.size() on, towards target, for games whose
-  // values lie below 128 and whose rare positions are not too many. Whatever the threads: on one
+  // values lie below 256 and whose rare positions are not too many. Whatever the threads: on one
   // thread blocks gain nothing, and for such games the blocks on two threads ran at a third of
   // this path's rate on one (0.167, 0.127, 0.205 and 0.106 to 2^21), while their span (30 to
   // 53% of the work on 0.167) keeps them below it on any number of cores. Stops where a heap
@@ -348,14 +348,13 @@ class SparseKernel final : public Kernel {
     } else {
       if (!lists_rare_ || released_ || bound_ > kLoneValuesBelow || mask_stale_ ||
           moves_.rules().has_tail() || !moves_.split_three().empty() || moves_.split_two().empty() ||
-          rare_.size() > (bound_ <= kOneWordValues ? tuning::kLoneRareAtMost : tuning::kLoneRareAtMostTwoWords) ||
-          !can_decide_heaps_alone())
+          rare_.size() > lone_rare_at_most() || !can_decide_heaps_alone())
         return 0;
       // Past the code, the move lists are whole (extend() covers the heaps below target).
       const std::uint64_t start = g.size();
       if (start <= moves_.rules().finite_digits().size()) return 0;
-      // One word of bits while the values lie below 64, two below 128.
-      const Value values_below = bound_ <= kOneWordValues ? kOneWordValues : kLoneValuesBelow;
+      // One word of bits while the values lie below 64, two below 128, four below 256.
+      const Value values_below = std::max<Value>(static_cast<Value>(bound_), kOneWordValues);
       if (!lone_ready_ || lone_values_below_ != values_below) {
         lone_heaps_.prepare(moves_, rare_, rare_values_, mask_, values_below);
         lone_ready_ = true;
@@ -371,6 +370,13 @@ class SparseKernel final : public Kernel {
       record_decided_alone(g, start, start + decided);
       return decided;
     }
+  }
+
+  // Rare positions the heaps decided alone may have at most, by the words of bits their values
+  // take (the far rare pairs are marked once for each).
+  std::size_t lone_rare_at_most() const {
+    if (bound_ <= kOneWordValues) return tuning::kLoneRareAtMost;
+    return bound_ <= 2 * kOneWordValues ? tuning::kLoneRareAtMostTwoWords : tuning::kLoneRareAtMostFourWords;
   }
 
   // The ordered part of the block from start, for heaps from..end - 1: each heap's options that the

@@ -1,9 +1,9 @@
 // AVX-512 (F, BW, VBMI and VBMI2) and BMI2, written with masks that keep every lane: GCC 12 warns,
 // maybe-uninitialized, inside the unmasked intrinsics.
 //
-// The near rare pairs' values become bits by a variable shift of 1 in 32-bit lanes, once for the
-// values below 32 and once, less 32, for the others: a shift by 32 or more gives 0, which also
-// drops the padding lanes (their bytes are 0x80 or more).
+// The near rare pairs' values become bits by a variable shift of 1 in 32-bit lanes, once for each
+// 32 values, less 32 q for the q-th: a shift by 32 or more gives 0. The padding lanes repeat the
+// first lane's pair, so they add no value.
 //
 // A scan vector holds 64 pairs (a + 63 - j, m - a - 63 + j): the partners are read forwards, and
 // the first parts, the same for every heap, were reversed once. Its values are looked up in
@@ -28,7 +28,6 @@ namespace sgx {
 namespace {
 
 constexpr std::size_t kGatherLanes = 16;
-constexpr std::uint32_t kPaddingPart = 0x80808080u;
 // The scan takes the pairs (a, m - a) in chunks of 64 first parts a, the same for every heap.
 constexpr std::uint64_t kReversedChunks = 16;  // chunks whose first parts are reversed once
 constexpr std::uint64_t kStepChunks = 2;       // chunks the first two steps take of each split
@@ -39,11 +38,11 @@ constexpr std::uint64_t kMostStepChunks = 8;    // each step after takes twice a
 void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare,
                         const std::vector<Value>& rare_values, const RareMask& mask, Value values_below) {
   if (moves.rules().has_tail()) throw std::logic_error("LoneHeaps: a game with a repeating tail");
-  if (values_below != 64 && values_below != kLoneValuesBelow)
-    throw std::logic_error("LoneHeaps: values below 64 or 128");
+  if (values_below != 64 && values_below != 128 && values_below != kLoneValuesBelow)
+    throw std::logic_error("LoneHeaps: values below 64, 128 or 256");
   words_ = static_cast<int>(values_below / 64);
   for (std::uint64_t parity = 0; parity < 2; ++parity)
-    for (int w = 0; w < 2; ++w) {
+    for (int w = 0; w < kLoneWordsAtMost; ++w) {
       common_[parity][w] = 0;
       for (Value v = 0; v < 64 && w < words_; ++v)
         if (!is_rare(64 * w + v, parity, mask)) common_[parity][w] |= std::uint64_t{1} << v;
@@ -74,7 +73,7 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
   }
   while (near_.size() % kGatherLanes != 0) {
     near_.push_back(near_.empty() ? 1 : near_.front());
-    near_parts_.push_back(kPaddingPart);
+    near_parts_.push_back(near_parts_.front());
   }
   // Heap n + 1 reads nothing of heap n when each move takes at least one token besides a split's
   // parts (a part is at least 1, so the partner is at most n - 1), two to leave one heap.
@@ -185,11 +184,17 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void rank_tables(const V
 template <std::size_t Words>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i look_up(__mmask64 lanes, __m512i values,
                                                                        const __m512i table[Words]) {
-  static_assert(Words == 1 || Words == 2);
-  if constexpr (Words == 1)
+  static_assert(Words == 1 || Words == 2 || Words == 4);
+  if constexpr (Words == 1) {
     return _mm512_maskz_permutexvar_epi8(lanes, values, table[0]);
-  else
+  } else if constexpr (Words == 2) {
     return _mm512_maskz_permutex2var_epi8(lanes, table[0], values, table[1]);
+  } else {
+    // Values from 128 (the byte's top bit) from the second pair of tables.
+    const __mmask64 high = _mm512_movepi8_mask(values);
+    return _mm512_or_si512(_mm512_maskz_permutex2var_epi8(lanes & ~high, table[0], values, table[1]),
+                           _mm512_maskz_permutex2var_epi8(lanes & high, table[2], values, table[3]));
+  }
 }
 
 // The OR of a vector's eight 64-bit lanes, in registers (through memory it waits for a store to
@@ -232,7 +237,7 @@ struct LoneData {
   const std::vector<std::int32_t>& near;
   const std::vector<std::uint32_t>& near_parts;
   bool side_by_side;
-  const std::uint64_t (&common)[2][2];
+  const std::uint64_t (&common)[2][kLoneWordsAtMost];
 };
 
 // LoneHeaps::decide for the heaps from..to - 1 (at most 64), values below 64 Words, the far rare
@@ -240,7 +245,7 @@ struct LoneData {
 template <std::size_t Words>
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uint64_t decide_avx512(
     const LoneData& data, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
-    const std::uint64_t (&far_bits)[2][kBitHeaps], std::uint64_t& scanned) {
+    const std::uint64_t (&far_bits)[kLoneWordsAtMost][kBitHeaps], std::uint64_t& scanned) {
   // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
   // loaded and stored for every vector.
   std::uint64_t vectors = 0;
@@ -411,7 +416,7 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
     const std::uint64_t heaps = std::min<std::uint64_t>(kBitHeaps, to - n);
-    std::uint64_t far_bits[2][kBitHeaps] = {};
+    std::uint64_t far_bits[kLoneWordsAtMost][kBitHeaps] = {};
     for (int w = 0; w < words_; ++w) {
       std::uint64_t* marked = far_history_[w].data() + lag;
       std::fill(marked, marked + kBitHeaps, std::uint64_t{0});
@@ -421,8 +426,10 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
         for (std::uint64_t j = 0; j < heaps; ++j) far_bits[w][j] |= below_heap[j];
       }
     }
-    const std::uint64_t decided = words_ == 1 ? decide_avx512<1>(data, g, n, n + heaps, far_bits, scanned_vectors_)
-                                              : decide_avx512<2>(data, g, n, n + heaps, far_bits, scanned_vectors_);
+    const std::uint64_t decided =
+        words_ == 1   ? decide_avx512<1>(data, g, n, n + heaps, far_bits, scanned_vectors_)
+        : words_ == 2 ? decide_avx512<2>(data, g, n, n + heaps, far_bits, scanned_vectors_)
+                      : decide_avx512<4>(data, g, n, n + heaps, far_bits, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;

@@ -37,8 +37,9 @@ namespace sgx {
 // VBMI2 and BMI2).
 bool can_decide_heaps_alone();
 
-// The values LoneHeaps decides lie below this (two words of bits).
-inline constexpr Value kLoneValuesBelow = 128;
+// The values LoneHeaps decides lie below this, as bits in up to kLoneWordsAtMost words.
+inline constexpr Value kLoneValuesBelow = 256;
+inline constexpr int kLoneWordsAtMost = kLoneValuesBelow / 64;
 
 class LoneHeaps {
  public:
@@ -50,7 +51,7 @@ class LoneHeaps {
   };
 
   // A game without a repeating tail: its moves from heaps past its code (taking all is then never
-  // a move), its rare positions with their values (all below values_below: 64 or
+  // a move), its rare positions with their values (all below values_below: 64, 128 or
   // kLoneValuesBelow), and the mask they are rare under. Called again whenever the rare positions,
   // the mask or values_below change.
   void prepare(const MoveTable& moves, const std::vector<std::uint64_t>& rare, const std::vector<Value>& rare_values,
@@ -82,9 +83,9 @@ class LoneHeaps {
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
   std::vector<GroupPair> far_pairs_;  // the far pairs of the split taking the least, at the heaps at hand
-  std::vector<std::uint64_t> far_history_[2];  // their bits for the heaps at hand and those below, by word
+  std::vector<std::uint64_t> far_history_[kLoneWordsAtMost];  // their bits for the heaps at hand and below, by word
   int words_ = 1;                   // words of bits: values below 64 words_
-  std::uint64_t common_[2][2] = {};  // the common values for even and odd heaps, as bits by word
+  std::uint64_t common_[2][kLoneWordsAtMost] = {};  // the common values for even and odd heaps, as bits by word
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
   std::uint64_t scanned_vectors_ = 0;

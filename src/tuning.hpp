@@ -41,6 +41,8 @@ inline constexpr std::size_t kLoneRareAtMost = 2048;
 // 0.14 (1896 rare positions) ran at 0.83 million values a second alone against 1.37 in blocks
 // (one thread to 2^22), 0.336 (223) at 2.4 against 2.1, 0.174 (57) at 7.1 against 1.7.
 inline constexpr std::size_t kLoneRareAtMostTwoWords = 1024;
+// And below 256 (four words).
+inline constexpr std::size_t kLoneRareAtMostFourWords = 512;
 // Heaps decided alone between two looks at the run's state (each look makes room for them).
 inline constexpr std::uint64_t kLoneStretch = 4096;
 // The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after

@@ -19,14 +19,14 @@ namespace sgx {
 
 namespace {
 
-// Values below 128 as bits: bit v % 64 of word v / 64.
-using ValueBits = std::array<std::uint64_t, 2>;
+// Values below 256 as bits: bit v % 64 of word v / 64.
+using ValueBits = std::array<std::uint64_t, 4>;
 
 void add_value(ValueBits& bits, unsigned v) { bits[v / 64] |= std::uint64_t{1} << (v % 64); }
 
 // The bits of every option value of heap n, from g[0..n).
 ValueBits option_bits(const MoveTable& moves, const std::vector<std::uint8_t>& g, std::uint64_t n) {
-  ValueBits bits = {moves.takes_all(n) ? std::uint64_t{1} : 0, 0};
+  ValueBits bits = {moves.takes_all(n) ? std::uint64_t{1} : 0, 0, 0, 0};
   for (std::uint64_t k : moves.leave_one())
     if (k < n) add_value(bits, g[n - k]);
   for (const SplitMove& split : moves.split_two()) {
@@ -46,8 +46,16 @@ ValueBits common_bits(const RareMask& mask, std::uint64_t parity, Value values_b
 
 // The least value not in bits.
 Value mex_of(const ValueBits& bits) {
-  return bits[0] != ~std::uint64_t{0} ? static_cast<Value>(std::countr_one(bits[0]))
-                                      : static_cast<Value>(64 + std::countr_one(bits[1]));
+  Value w = 0;
+  while (w < 3 && bits[w] == ~std::uint64_t{0}) ++w;
+  return 64 * w + static_cast<Value>(std::countr_one(bits[w]));
+}
+
+// Whether every value of some is in all.
+bool all_in(const ValueBits& some, const ValueBits& all) {
+  for (int w = 0; w < 4; ++w)
+    if ((some[w] & ~all[w]) != 0) return false;
+  return true;
 }
 
 struct RareList {
@@ -65,8 +73,8 @@ RareList rare_below(const std::vector<std::uint8_t>& g, std::uint64_t n, const R
   return rare;
 }
 
-// Random values below 64, and below 128 (two words of bits), rare under the mask only among the
-// first positions: however many rare values a heap wants (up to 63) and whether any pair gives
+// Random values below 64, 128 and 256 (one, two and four words of bits), rare under the mask only
+// among the first positions: however many rare values a heap wants (up to 127) and whether any pair gives
 // them, each heap's decision must be the mex of its options, a new rare position included; where
 // every common value in range is given, it must decline. Heaps are decided two at a time, side by
 // side where no move of the second reads the first. The codes: one split (0.6), two splits in one
@@ -82,22 +90,34 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
   };
   const Case cases[] = {{"0.6", {0x21}},    {"0.167", {0x3d}}, {"0.4444", {0x06}},
                         {"0.404004", {0x11}}, {"4!.0", {0x30}}, {"0.127", {0x01, true, true}}};
-  for (const Value values_below : {Value{64}, kLoneValuesBelow}) {
-    int declined = 0, new_rare = 0, decided = 0, past_64 = 0;
+  for (const Value values_below : {Value{64}, Value{128}, Value{256}}) {
+    int declined = 0, new_rare = 0, decided = 0, past_64 = 0, past_128 = 0, narrow_128 = 0;
     for (const Case& case_of : cases) {
-      // Under values_below 128 the mask also takes bit 6, so that values from 64 are rare or common
-      // by more than one bit.
+      // Under wider values the mask also takes bits 6 and 7, so that values from 64 are rare or
+      // common by more than one bit.
       RareMask mask = case_of.mask;
       if (values_below > 64) mask.values |= 0x40;
+      if (values_below > 128) mask.values |= 0x80;
       const Rules rules = parse_rules(case_of.code);
       const ValueBits common[2] = {common_bits(mask, 0, values_below), common_bits(mask, 1, values_below)};
-      for (const std::uint64_t rare_span : {12, 100, 400}) {
-        // Values below rare_span: any; past it: common for their position.
+      // With values below 256 the rare pairs of the longest spans give every common value below
+      // 128 nearly always, so that values from 128 are wanted and looked up; and where the common
+      // values lie below 128 (narrow), no pair of two of them gives a rare value from 128 on, so
+      // that a value looked up in the wrong table shows.
+      struct Span {
+        std::uint64_t rare_span;
+        bool narrow;
+      };
+      for (const auto& [rare_span, narrow] :
+           {Span{12, false}, Span{100, false}, Span{400, false}, Span{400, true}, Span{1500, false}, Span{1500, true}}) {
+        if ((rare_span > 400 || narrow) && values_below <= 128) continue;
+        // Values below rare_span: any; past it: common for their position. Narrow: every common
+        // value below 128.
         std::vector<std::uint8_t> g(4 * rare_span + 800);
         for (std::uint64_t p = 0; p < g.size(); ++p) {
           do {
             g[p] = static_cast<std::uint8_t>(rng() % values_below);
-          } while (p >= rare_span && is_rare(g[p], p, mask));
+          } while ((p >= rare_span && is_rare(g[p], p, mask)) || (narrow && g[p] >= 128 && !is_rare(g[p], p, mask)));
         }
         MoveTable moves(rules);
         moves.cover(g.size());
@@ -116,7 +136,7 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
           for (std::uint64_t heap = n; heap < n + 2; ++heap) {
             const ValueBits options = option_bits(moves, known, heap);
             const ValueBits& common_here = common[heap & 1];
-            if ((common_here[0] & ~options[0]) == 0 && (common_here[1] & ~options[1]) == 0) {
+            if (all_in(common_here, options)) {
               ++declined;
               break;
             }
@@ -125,6 +145,8 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
             ASSERT_EQ(decision[heap], mex) << case_of.code << " span " << rare_span << " heap " << heap;
             ++decided;
             past_64 += mex >= 64;
+            past_128 += mex >= 128;
+            narrow_128 += narrow && mex >= 128;
             ++expected;
             known[heap] = static_cast<std::uint8_t>(mex);
             if (is_rare(mex, heap, mask)) {
@@ -141,7 +163,11 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
     EXPECT_GT(new_rare, 50) << values_below;
     EXPECT_GT(declined, 50) << values_below;
     if (values_below > 64) {
-      EXPECT_GT(past_64, 500);
+      EXPECT_GT(past_64, 500) << values_below;
+    }
+    if (values_below > 128) {
+      EXPECT_GT(past_128, 500) << values_below;
+      EXPECT_GT(narrow_128, 200) << values_below;
     }
   }
 }
@@ -149,7 +175,7 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
 // Runs of heaps of real games, re-prepared after each new rare position, equal the naive
 // kernel's values: 0.167 (60 rare positions, the last at 1303), 0.106 (15, the last at 1103) and
 // 0.56 (46, the last at 1795) with values below 64; 0.174 (57, the last at 674; values from 64
-// at heap 746) with values below 128.
+// at heap 746) with values below 128; 0.245 (values from 128 at 1328) with values below 256.
 TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
   if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
   struct Game {
@@ -160,7 +186,8 @@ TEST(LoneHeaps, RunsOfHeapsEqualTheNaiveKernel) {
   const Game games[] = {{"0.167", 12000, 64},
                         {"0.106", 8000, 64},
                         {"0.56", 8000, 64},
-                        {"0.174", 12000, kLoneValuesBelow}};
+                        {"0.174", 12000, 128},
+                        {"0.245", 12000, 256}};
   for (const auto& [code, n, values_below] : games) {
     const Rules rules = parse_rules(code);
     const Sequence naive = compute_sequence(rules, n, KernelKind::Naive, 1);
