@@ -1,6 +1,7 @@
 // Heaps decided alone (src/lone_heap.hpp), the sparse kernel's one-thread path for games with few
-// rare positions and values below 64: heaps per second on 0.167 (60 rare positions), each heap
-// given every value below it, so that only the decisions are timed. Run:
+// rare positions and values below 256: heaps per second on 0.167 (60 rare positions, values below
+// 64), 0.174 and 0.336 (below 128), each heap given every value below it, so that only the
+// decisions are timed. Run:
 // build/bench/bench_lone_heaps
 
 #include <benchmark/benchmark.h>

@@ -20,8 +20,8 @@
 // heap's least common values not yet seen (pair_screen.hpp), since the least common value no
 // pair gives is nearly always among them.
 //
-// Games whose values stay below 64 and whose rare positions are few (0.167, 0.127) have their
-// heaps decided one at a time instead (lone_heap.hpp, decide_alone): for them the blocks below
+// Games whose values stay below 256 and whose rare positions are few (0.167, 0.127, 0.174,
+// 0.245) have their heaps decided one at a time instead (lone_heap.hpp, decide_alone): for them the blocks below
 // cost more than they share out.
 //
 // Parallelism: heaps are taken in blocks [s, s + B). A pair whose partner lies below s is known

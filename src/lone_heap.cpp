@@ -31,7 +31,7 @@ constexpr std::size_t kGatherLanes = 16;
 // The scan takes the pairs (a, m - a) in chunks of 64 first parts a, the same for every heap.
 constexpr std::uint64_t kReversedChunks = 16;  // chunks whose first parts are reversed once
 constexpr std::uint64_t kStepChunks = 2;       // chunks the first two steps take of each split
-constexpr std::uint64_t kMostStepChunks = 8;    // each step after takes twice as many, up to this
+constexpr std::uint64_t kMostStepChunks = 8;   // each step after takes twice as many, up to this
 
 }  // namespace
 
@@ -71,8 +71,9 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
     }
     largest_rare = std::max(largest_rare, rare[k]);
   }
+  // Padding lanes repeat the first pair (with none, there is no gather to pad).
   while (near_.size() % kGatherLanes != 0) {
-    near_.push_back(near_.empty() ? 1 : near_.front());
+    near_.push_back(near_.front());
     near_parts_.push_back(near_parts_.front());
   }
   // Heap n + 1 reads nothing of heap n when each move takes at least one token besides a split's

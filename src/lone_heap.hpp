@@ -1,7 +1,6 @@
 #pragma once
 // Deciding heaps one at a time, from their rare pairs and a short scan, when a game has few rare
-// positions and every value lies below 64 or 128 (docs/THEORY.md section 4). Private to the
-// library.
+// positions and every value lies below 256 (docs/THEORY.md section 4). Private to the library.
 //
 // The sparse kernel decides heaps in blocks, so that the pairs with a partner below the block can
 // be listed in parallel; the pairs with a partner inside it are left to an ordered part. On one
@@ -9,14 +8,15 @@
 // all below 1304) it is most of the cost: nearly every rare position's partner lies inside the
 // block. Here each heap is decided on its own, with every value below it known:
 //   - its rare pairs (r, m - r), m = n - k, give the common values of its options, as one 64-bit
-//     word (two below 128: the lookups then take tables of 128 bytes). For r of 64 or more the partners of 64 consecutive heaps are known before the first
-//     of them, so those pairs are marked as bits for all 64 at once (pair_bits.hpp), for the
-//     split taking the least only: a split taking d more gives heap n what it gave heap n - d.
-//     The pairs with r below 64 are read a heap at a time by gathers of four bytes, which serve
-//     up to four takes at once;
+//     word below 64 (two below 128, four below 256). For r of 64 or more the partners of 64
+//     consecutive heaps are known before the first of them, so those pairs are marked as bits
+//     for all 64 at once (pair_bits.hpp), for the split taking the least only: a split taking d
+//     more gives heap n what it gave heap n - d. The pairs with r below 64 are read a heap at a
+//     time by gathers of four bytes, which serve up to four takes at once;
 //   - c, the least common value none of its options gives, is G(n) unless a rare value below c
 //     is given by no option; those rare values are looked for among the pairs (a, m - a) from
-//     a = 1, a step of 64 pairs of each split at a time. A value no pair gives is a new rare
+//     a = 1, 128 pairs of each split a step at first, more in later steps, each vector of 64
+//     pairs looked up in tables of 64, 128 or 256 bytes. A value no pair gives is a new rare
 //     position, and then G(n).
 // Where no move of heap n + 1 reads heap n (every split takes a token, every one-heap move two),
 // two heaps are decided side by side, so that one's chain of lookups runs while the other's waits.

@@ -41,7 +41,10 @@ inline constexpr std::size_t kLoneRareAtMost = 2048;
 // 0.14 (1896 rare positions) ran at 0.83 million values a second alone against 1.37 in blocks
 // (one thread to 2^22), 0.336 (223) at 2.4 against 2.1, 0.174 (57) at 7.1 against 1.7.
 inline constexpr std::size_t kLoneRareAtMostTwoWords = 1024;
-// And below 256 (four words).
+// And below 256 (four words), where the far pairs are marked four times; one thread to 2^22, alone
+// against blocks: 0.245 (151 rare positions) 3.0 and 3.4 against 0.8 and 1.3 million values a
+// second, 0.374 (246) 2.4 and 2.3 against 0.76 and 0.64, 0.161 (489) 2.0 and 2.1 against 1.4 and
+// 0.87; 0.36 (516, so mostly blocks) about level. Not measured nearer the crossing.
 inline constexpr std::size_t kLoneRareAtMostFourWords = 512;
 // Heaps decided alone between two looks at the run's state (each look makes room for them).
 inline constexpr std::uint64_t kLoneStretch = 4096;
