@@ -45,7 +45,7 @@ inline constexpr std::size_t kLoneRareAtMostTwoWords = 1024;
 // against blocks: 0.245 (151 rare positions) 3.0 and 3.4 against 0.8 and 1.3 million values a
 // second, 0.374 (246) 2.4 and 2.3 against 0.76 and 0.64, 0.161 (489) 2.0 and 2.1 against 1.4 and
 // 0.87; 0.36 (516, so mostly blocks) about level. Not measured nearer the crossing.
-inline constexpr std::size_t kLoneRareAtMostFourWords = 512;
+inline constexpr std::size_t kLoneRareAtMostFourWords = 1024;
 // Heaps decided alone between two looks at the run's state (each look makes room for them).
 inline constexpr std::uint64_t kLoneStretch = 4096;
 // The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after
