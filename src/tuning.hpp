@@ -44,7 +44,9 @@ inline constexpr std::size_t kLoneRareAtMostTwoWords = 1024;
 // And below 256 (four words), where the far pairs are marked four times; one thread to 2^22, alone
 // against blocks: 0.245 (151 rare positions) 3.0 and 3.4 against 0.8 and 1.3 million values a
 // second, 0.374 (246) 2.4 and 2.3 against 0.76 and 0.64, 0.161 (489) 2.0 and 2.1 against 1.4 and
-// 0.87; 0.36 (516, so mostly blocks) about level. Not measured nearer the crossing.
+// 0.87, 0.36 (516) 1.3 to 1.8 against 0.89 to 1.06, 0.362 (529) 2.0 to 3.2 against 2.2 to 2.4.
+// No game we know has 600 to 2000 rare positions and values from 128, so the crossing is not
+// measured: this is the two-word limit.
 inline constexpr std::size_t kLoneRareAtMostFourWords = 1024;
 // Heaps decided alone between two looks at the run's state (each look makes room for them).
 inline constexpr std::uint64_t kLoneStretch = 4096;
