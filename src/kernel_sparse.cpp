@@ -355,10 +355,9 @@ class SparseKernel final : public Kernel {
       if (start <= moves_.rules().finite_digits().size()) return 0;
       // One word of bits while the values lie below 64, two below 128, four below 256.
       const Value values_below = std::max<Value>(static_cast<Value>(bound_), kOneWordValues);
-      if (!lone_ready_ || lone_values_below_ != values_below) {
+      if (!lone_ready_) {
         lone_heaps_.prepare(moves_, rare_, rare_values_, mask_, values_below);
         lone_ready_ = true;
-        lone_values_below_ = values_below;
       }
       if (start < lone_heaps_.first_heap()) return 0;
       // Room for the values, a stretch at a time (the target may be far beyond memory).
@@ -1068,6 +1067,7 @@ class SparseKernel final : public Kernel {
     if (bound_ != old_bound) {
       build_patterns();
       bound_grown_at_.push_back({n, old_bound});
+      lone_ready_ = false;  // prepared for the values' old width
     }
     if (lists_rare_ && is_rare(value, n, mask_)) {
       rare_.push_back(n);
@@ -1122,6 +1122,7 @@ class SparseKernel final : public Kernel {
       odd_histogram_.resize(bound_);
       bound_grown_at_.erase(grown, bound_grown_at_.end());
       build_patterns();
+      lone_ready_ = false;
     }
     if (stale_since_ != kNever && stale_since_ >= n) {
       mask_stale_ = false;
@@ -1204,11 +1205,10 @@ class SparseKernel final : public Kernel {
   std::ptrdiff_t screen_marked_ = tuning::kScreenMarkedFirst;  // rare pairs marked before screening
   std::uint64_t screened_heaps_ = 0;   // since the last review_screening()
   std::uint64_t remarked_heaps_ = 0;   // of them, marked after all
-  // Heaps decided alone (decide_alone), and whether they were prepared for the rare list and mask
-  // now in use (every change of either clears it).
+  // Heaps decided alone (decide_alone), and whether they were prepared for the rare list, mask and
+  // bound now in use (every change of any of them clears it).
   LoneHeaps lone_heaps_;
   bool lone_ready_ = false;
-  Value lone_values_below_ = 0;  // what lone_heaps_ was prepared for
 };
 
 }  // namespace

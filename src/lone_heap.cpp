@@ -292,15 +292,18 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
             const __m512i values = _mm512_and_si512(
                 _mm512_maskz_srlv_epi32(kAllDwords, values_of_pairs, _mm512_set1_epi32(static_cast<int>(8 * byte))),
                 low_byte);
-            for (std::size_t q = 0; q < 2 * Words; ++q)
-              bits[q] = _mm512_or_si512(
-                  bits[q], _mm512_maskz_sllv_epi32(kAllDwords, one, _mm512_sub_epi32(values, _mm512_set1_epi32(32 * static_cast<int>(q)))));
+            for (std::size_t q = 0; q < 2 * Words; ++q) {
+              const __m512i shifts = _mm512_sub_epi32(values, _mm512_set1_epi32(32 * static_cast<int>(q)));
+              bits[q] = _mm512_or_si512(bits[q], _mm512_maskz_sllv_epi32(kAllDwords, one, shifts));
+            }
           }
         }
       }
-      for (std::size_t w = 0; w < Words; ++w)
-        options[w] |= or_of_lanes(_mm512_or_si512(_mm512_maskz_unpacklo_epi32(kAllDwords, bits[2 * w], bits[2 * w + 1]),
-                                                  _mm512_maskz_unpackhi_epi32(kAllDwords, bits[2 * w], bits[2 * w + 1])));
+      for (std::size_t w = 0; w < Words; ++w) {
+        const __m512i low = bits[2 * w], high = bits[2 * w + 1];
+        options[w] |= or_of_lanes(_mm512_or_si512(_mm512_maskz_unpacklo_epi32(kAllDwords, low, high),
+                                                  _mm512_maskz_unpackhi_epi32(kAllDwords, low, high)));
+      }
       ValueBits<Words> common_here;
       for (std::size_t w = 0; w < Words; ++w) common_here[w] = data.common[heap & 1][w];
       const ValueBits<Words> free_common = and_not(common_here, options);

@@ -108,8 +108,8 @@ TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
         std::uint64_t rare_span;
         bool narrow;
       };
-      for (const auto& [rare_span, narrow] :
-           {Span{12, false}, Span{100, false}, Span{400, false}, Span{400, true}, Span{1500, false}, Span{1500, true}}) {
+      for (const auto& [rare_span, narrow] : {Span{12, false}, Span{100, false}, Span{400, false}, Span{400, true},
+                                              Span{1500, false}, Span{1500, true}}) {
         if ((rare_span > 400 || narrow) && values_below <= 128) continue;
         // Values below rare_span: any; past it: common for their position. Narrow: every common
         // value below 128.
