@@ -47,6 +47,18 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
       for (Value v = 0; v < 64 && w < words_; ++v)
         if (!is_rare(64 * w + v, parity, mask)) common_[parity][w] |= std::uint64_t{1} << v;
     }
+  for (std::uint64_t parity = 0; parity < 2; ++parity) {
+    first_rare_[parity] = 0;
+    for (auto& table : first_rare_tables_[parity]) std::fill(std::begin(table), std::end(table), std::uint8_t{0});
+    if (words_ != 1) continue;
+    int rank = 0;
+    for (Value v = 0; v < 64 && rank < 16; ++v) {
+      if (!is_rare(v, parity, mask)) continue;
+      first_rare_tables_[parity][rank / 8][v] = static_cast<std::uint8_t>(1u << (rank % 8));
+      first_rare_[parity] |= std::uint64_t{1} << v;
+      ++rank;
+    }
+  }
   splits_ = moves.split_two();
   leave_one_ = moves.leave_one();
   groups_.clear();
@@ -239,6 +251,8 @@ struct LoneData {
   const std::vector<std::uint32_t>& near_parts;
   bool side_by_side;
   const std::uint64_t (&common)[2][kLoneWordsAtMost];
+  const std::uint8_t (&first_rare_tables)[2][2][64];
+  const std::uint64_t (&first_rare)[2];
 };
 
 // LoneHeaps::decide for the heaps from..to - 1 (at most 64), values below 64 Words, the far rare
@@ -269,9 +283,37 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     ValueBits<Words> wanted[2] = {}, skipped[2] = {};
     int c[2] = {};
     bool open[2] = {false, false};  // whether its scan has pairs left
+    bool first_step_done[2] = {false, false};
+    ValueBits<Words> found_first[2] = {};
     int started = 0;
     for (int i = 0; i < width; ++i) {
       const std::uint64_t heap = n + i;
+      if constexpr (Words == 1) {
+        // The scan's first step for the sixteen least rare values, which needs nothing of this
+        // heap's options, so that it runs beside the work that finds c.
+        const __m512i low_table = _mm512_load_si512(data.first_rare_tables[heap & 1][0]);
+        const __m512i high_table = _mm512_load_si512(data.first_rare_tables[heap & 1][1]);
+        __m512i low_found = _mm512_setzero_si512();
+        __m512i high_found = _mm512_setzero_si512();
+        for (std::uint64_t chunk = 0; chunk < kStepChunks; ++chunk) {
+          const std::uint64_t a = 1 + 64 * chunk;
+          for (const SplitMove& split : splits) {
+            const std::uint64_t m = heap - split.take;
+            const std::uint64_t largest = split.largest_first_part(m);
+            if (a > largest) continue;
+            ++vectors;
+            const __m512i firsts = chunk < reversed_chunks
+                                       ? reversed_firsts[chunk]
+                                       : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
+            const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
+            const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
+            low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
+            high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+          }
+        }
+        found_first[i][0] =
+            _pdep_u64(or_of_bytes(low_found) | (or_of_bytes(high_found) << 8), data.first_rare[heap & 1]);
+      }
       // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
       // moves'.
       ValueBits<Words> options;
@@ -311,6 +353,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       c[i] = least(free_common);
       const ValueBits<Words> under_c = below<Words>(c[i]);
       for (std::size_t w = 0; w < Words; ++w) wanted[i][w] = ~common_here[w] & ~options[w] & under_c[w];
+      if constexpr (Words == 1) {
+        // Done where every rare value wanted was among the sixteen looked for.
+        first_step_done[i] = (wanted[i][0] & ~data.first_rare[heap & 1]) == 0;
+        wanted[i][0] &= ~found_first[i][0];
+      }
       open[i] = true;
       started = i + 1;
     }
@@ -329,6 +376,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       bool more = false;
       for (int i = 0; i < started; ++i) {
         if (!any(wanted[i]) || !open[i]) continue;
+        if (step == 0 && first_step_done[i]) {
+          more = true;
+          continue;
+        }
         const std::uint64_t heap = n + i;
         const ValueBits<Words> rest = and_not(wanted[i], of_ranks(0xff, wanted[i]));
         const bool has_rest = any(rest);
@@ -415,7 +466,8 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
     done += heaps;
   }
-  const LoneData data{groups_, splits_, leave_one_, near_, near_parts_, side_by_side_, common_};
+  const LoneData data{groups_,      splits_, leave_one_,         near_,
+                      near_parts_, side_by_side_, common_, first_rare_tables_, first_rare_};
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
