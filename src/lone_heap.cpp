@@ -27,7 +27,8 @@ namespace sgx {
 
 namespace {
 
-constexpr std::size_t kGatherLanes = 16;
+constexpr std::size_t kNearLanes = 16;       // near rare pairs a vector of 32-bit lanes holds
+constexpr std::uint64_t kNearWindow = 128;  // the bytes their partners are permuted from
 // The scan takes the pairs (a, m - a) in chunks of 64 first parts a, the same for every heap.
 constexpr std::uint64_t kReversedChunks = 16;  // chunks whose first parts are reversed once
 constexpr std::uint64_t kStepChunks = 2;       // chunks the first two steps take of each split
@@ -76,26 +77,33 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
     if (rare_values[k] >= values_below) throw std::logic_error("LoneHeaps: a rare value past values_below");
     if (rare[k] < static_cast<std::uint64_t>(kBitHeaps)) {
       near_.push_back(static_cast<std::int32_t>(rare[k]));
-      near_parts_.push_back(rare_values[k] * 0x01010101u);
+      near_parts_.push_back(rare_values[k]);
     } else {
       far_.push_back(rare[k]);
       far_parts_.push_back(static_cast<std::uint8_t>(rare_values[k]));
     }
     largest_rare = std::max(largest_rare, rare[k]);
   }
-  // Padding lanes repeat the first pair (with none, there is no gather to pad).
-  while (near_.size() % kGatherLanes != 0) {
+  // Padding lanes repeat the first pair (with none, there is nothing to pad).
+  while (near_.size() % kNearLanes != 0) {
     near_.push_back(near_.front());
     near_parts_.push_back(near_parts_.front());
   }
+  // G(n - deepest + b - r) lies at kNearWindow - 3 + b - r in the window that ends at
+  // n - deepest + 2, for 1 <= r < 64 and b < 4: from 62 to 127.
+  near_indexes_.assign(4 * (near_.size() / kNearLanes), {});
+  for (std::size_t r = 0; r < near_.size(); ++r)
+    for (std::size_t byte = 0; byte < 4; ++byte)
+      near_indexes_[4 * (r / kNearLanes) + byte][4 * (r % kNearLanes)] =
+          static_cast<std::uint8_t>(kNearWindow - 3 + byte - static_cast<std::uint64_t>(near_[r]));
   // Heap n + 1 reads nothing of heap n when each move takes at least one token besides a split's
   // parts (a part is at least 1, so the partner is at most n - 1), two to leave one heap.
   side_by_side_ = (splits_.empty() || splits_.front().take >= 1) && (leave_one_.empty() || leave_one_.front() >= 2);
   const std::uint64_t deepest = splits_.empty() ? 0 : splits_.back().take + 3;
   // Every rare r below its partner m - r (so each pair is seen from its rare part, and an unequal
-  // split never meets r = m - r); every gather inside the values; the scan's first vector of
+  // split never meets r = m - r); every near pair's window inside the values; the scan's first vector of
   // partners, m - 64 .. m - 1, too; and past the code, where taking all is no move.
-  first_heap_ = std::max({2 * largest_rare + deepest + 1, deepest + 2 * 64 + 2,
+  first_heap_ = std::max({2 * largest_rare + deepest + 1, deepest + kNearWindow, deepest + 2 * 64 + 2,
                           std::uint64_t{moves.rules().finite_digits().size()} + 1});
 }
 
@@ -110,6 +118,7 @@ namespace {
 
 constexpr __mmask16 kAllDwords = 0xffff;
 constexpr __mmask64 kAllBytes = ~__mmask64{0};
+constexpr __mmask64 kLowBytes = 0x1111111111111111;  // the low byte of each 32-bit lane
 
 // Values below 64 Words as bits: bit v % 64 of word v / 64.
 template <std::size_t Words>
@@ -249,6 +258,7 @@ struct LoneData {
   const std::vector<std::uint64_t>& leave_one;
   const std::vector<std::int32_t>& near;
   const std::vector<std::uint32_t>& near_parts;
+  const std::vector<std::array<std::uint8_t, 64>>& near_indexes;
   bool side_by_side;
   const std::uint64_t (&common)[2][kLoneWordsAtMost];
   const std::uint8_t (&first_rare_tables)[2][2][64];
@@ -266,7 +276,6 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   std::uint64_t vectors = 0;
   const std::vector<SplitMove>& splits = data.splits;
   const __m512i one = _mm512_set1_epi32(1);
-  const __m512i low_byte = _mm512_set1_epi32(0xff);
   alignas(64) std::uint8_t reverse_index[64];
   for (int j = 0; j < 64; ++j) reverse_index[j] = static_cast<std::uint8_t>(63 - j);
   const __m512i reverse = _mm512_load_si512(reverse_index);
@@ -324,16 +333,18 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       __m512i bits[2 * Words];
       for (__m512i& part : bits) part = _mm512_setzero_si512();
       for (const LoneHeaps::GatherGroup& group : data.groups) {
-        const __m512i base = _mm512_set1_epi32(static_cast<std::int32_t>(heap - group.deepest));
-        for (std::size_t r = 0; r < data.near.size(); r += kGatherLanes) {
-          const __m512i at = _mm512_sub_epi32(base, _mm512_loadu_si512(data.near.data() + r));
-          const __m512i values_of_pairs =
-              _mm512_xor_si512(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAllDwords, at, g, 1),
-                               _mm512_loadu_si512(data.near_parts.data() + r));
+        // The 128 bytes that end at heap - deepest + 2, the highest a near pair of the group reads.
+        const std::uint8_t* window = g + (heap - group.deepest + 3 - kNearWindow);
+        const __m512i window_low = _mm512_loadu_si512(window);
+        const __m512i window_high = _mm512_loadu_si512(window + 64);
+        for (std::size_t r = 0; r < data.near.size(); r += kNearLanes) {
+          const __m512i parts = _mm512_loadu_si512(data.near_parts.data() + r);
+          const std::array<std::uint8_t, 64>* indexes = data.near_indexes.data() + 4 * (r / kNearLanes);
           for (const std::uint32_t byte : group.bytes) {
-            const __m512i values = _mm512_and_si512(
-                _mm512_maskz_srlv_epi32(kAllDwords, values_of_pairs, _mm512_set1_epi32(static_cast<int>(8 * byte))),
-                low_byte);
+            // Each partner's byte into the low byte of its 32-bit lane, the others 0.
+            const __m512i partners = _mm512_maskz_permutex2var_epi8(
+                kLowBytes, window_low, _mm512_loadu_si512(indexes[byte].data()), window_high);
+            const __m512i values = _mm512_xor_si512(partners, parts);
             for (std::size_t q = 0; q < 2 * Words; ++q) {
               const __m512i shifts = _mm512_sub_epi32(values, _mm512_set1_epi32(32 * static_cast<int>(q)));
               bits[q] = _mm512_or_si512(bits[q], _mm512_maskz_sllv_epi32(kAllDwords, one, shifts));
@@ -466,8 +477,9 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
     done += heaps;
   }
-  const LoneData data{groups_,      splits_, leave_one_,         near_,
-                      near_parts_, side_by_side_, common_, first_rare_tables_, first_rare_};
+  const LoneData data{groups_, splits_,       leave_one_, near_,
+                      near_parts_, near_indexes_, side_by_side_, common_,
+                      first_rare_tables_, first_rare_};
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.

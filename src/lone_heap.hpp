@@ -23,6 +23,7 @@
 // 0.167 takes one gather a heap, a share of 47 marked pairs of 64 heaps, and five vectors of the
 // scan on average, with no store a pair.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -78,7 +79,10 @@ class LoneHeaps {
   // The rare positions below kBitHeaps, whose partners may lie among the 64 heaps decided
   // together: read by gathers, a heap at a time.
   std::vector<std::int32_t> near_;          // padded to a multiple of 16 lanes with the first one
-  std::vector<std::uint32_t> near_parts_;  // G(r) in each byte; 0x80 in a padding lane's bytes
+  std::vector<std::uint32_t> near_parts_;  // G(r)
+  // For each 16 of them and each byte b < 4 of a gather group: where each partner lies in its
+  // window of 128 bytes, at the low byte of a 32-bit lane.
+  std::vector<std::array<std::uint8_t, 64>> near_indexes_;
   // The others, whose pairs are marked for 64 heaps at once (pair_bits.hpp).
   std::vector<std::uint64_t> far_;
   std::vector<std::uint8_t> far_parts_;
