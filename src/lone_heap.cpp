@@ -49,14 +49,13 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
         if (!is_rare(64 * w + v, parity, mask)) common_[parity][w] |= std::uint64_t{1} << v;
     }
   for (std::uint64_t parity = 0; parity < 2; ++parity) {
-    first_rare_[parity] = 0;
+    std::fill(std::begin(first_rare_[parity]), std::end(first_rare_[parity]), std::uint64_t{0});
     for (auto& table : first_rare_tables_[parity]) std::fill(std::begin(table), std::end(table), std::uint8_t{0});
-    if (words_ != 1) continue;
     int rank = 0;
-    for (Value v = 0; v < 64 && rank < 16; ++v) {
+    for (Value v = 0; v < values_below && rank < 16; ++v) {
       if (!is_rare(v, parity, mask)) continue;
       first_rare_tables_[parity][rank / 8][v] = static_cast<std::uint8_t>(1u << (rank % 8));
-      first_rare_[parity] |= std::uint64_t{1} << v;
+      first_rare_[parity][v / 64] |= std::uint64_t{1} << (v % 64);
       ++rank;
     }
   }
@@ -261,8 +260,8 @@ struct LoneData {
   const std::vector<std::array<std::uint8_t, 64>>& near_indexes;
   bool side_by_side;
   const std::uint64_t (&common)[2][kLoneWordsAtMost];
-  const std::uint8_t (&first_rare_tables)[2][2][64];
-  const std::uint64_t (&first_rare)[2];
+  const std::uint8_t (&first_rare_tables)[2][2][kLoneValuesBelow];
+  const std::uint64_t (&first_rare)[2][kLoneWordsAtMost];
 };
 
 // LoneHeaps::decide for the heaps from..to - 1 (at most 64), values below 64 Words, the far rare
@@ -297,11 +296,14 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
     int started = 0;
     for (int i = 0; i < width; ++i) {
       const std::uint64_t heap = n + i;
-      if constexpr (Words == 1) {
+      {
         // The scan's first step for the sixteen least rare values, which needs nothing of this
         // heap's options, so that it runs beside the work that finds c.
-        const __m512i low_table = _mm512_load_si512(data.first_rare_tables[heap & 1][0]);
-        const __m512i high_table = _mm512_load_si512(data.first_rare_tables[heap & 1][1]);
+        __m512i low_table[Words], high_table[Words];
+        for (std::size_t w = 0; w < Words; ++w) {
+          low_table[w] = _mm512_load_si512(data.first_rare_tables[heap & 1][0] + 64 * w);
+          high_table[w] = _mm512_load_si512(data.first_rare_tables[heap & 1][1] + 64 * w);
+        }
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
         for (std::uint64_t chunk = 0; chunk < kStepChunks; ++chunk) {
@@ -316,12 +318,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
                                        : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
             const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
             const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, _mm512_maskz_permutexvar_epi8(lanes, values, low_table));
-            high_found = _mm512_or_si512(high_found, _mm512_maskz_permutexvar_epi8(lanes, values, high_table));
+            low_found = _mm512_or_si512(low_found, look_up<Words>(lanes, values, low_table));
+            high_found = _mm512_or_si512(high_found, look_up<Words>(lanes, values, high_table));
           }
         }
-        found_first[i][0] =
-            _pdep_u64(or_of_bytes(low_found) | (or_of_bytes(high_found) << 8), data.first_rare[heap & 1]);
+        ValueBits<Words> first_rare;
+        for (std::size_t w = 0; w < Words; ++w) first_rare[w] = data.first_rare[heap & 1][w];
+        found_first[i] = of_ranks(or_of_bytes(low_found) | (or_of_bytes(high_found) << 8), first_rare);
       }
       // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
       // moves'.
@@ -364,10 +367,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       c[i] = least(free_common);
       const ValueBits<Words> under_c = below<Words>(c[i]);
       for (std::size_t w = 0; w < Words; ++w) wanted[i][w] = ~common_here[w] & ~options[w] & under_c[w];
-      if constexpr (Words == 1) {
-        // Done where every rare value wanted was among the sixteen looked for.
-        first_step_done[i] = (wanted[i][0] & ~data.first_rare[heap & 1]) == 0;
-        wanted[i][0] &= ~found_first[i][0];
+      // The first step is done where every rare value wanted was among the sixteen looked for.
+      first_step_done[i] = true;
+      for (std::size_t w = 0; w < Words; ++w) {
+        first_step_done[i] &= (wanted[i][w] & ~data.first_rare[heap & 1][w]) == 0;
+        wanted[i][w] &= ~found_first[i][w];
       }
       open[i] = true;
       started = i + 1;

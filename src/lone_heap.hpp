@@ -90,11 +90,11 @@ class LoneHeaps {
   std::vector<std::uint64_t> far_history_[kLoneWordsAtMost];  // their bits for the heaps at hand and below, by word
   int words_ = 1;                   // words of bits: values below 64 words_
   std::uint64_t common_[2][kLoneWordsAtMost] = {};  // the common values for even and odd heaps, as bits by word
-  // Values below 64 only: for even and odd heaps, tables giving each of the sixteen least rare
-  // values the bit of its rank (the first eight, then the next eight), and those values as bits.
-  // The scan's first step looks them up before the heap's common value is known.
-  alignas(64) std::uint8_t first_rare_tables_[2][2][64] = {};
-  std::uint64_t first_rare_[2] = {};
+  // For even and odd heaps: tables giving each of the sixteen least rare values the bit of its
+  // rank (the first eight, then the next eight; 64 bytes a word), and those values as bits. The
+  // scan's first step looks them up before the heap's common value is known.
+  alignas(64) std::uint8_t first_rare_tables_[2][2][kLoneValuesBelow] = {};
+  std::uint64_t first_rare_[2][kLoneWordsAtMost] = {};
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
   std::uint64_t scanned_vectors_ = 0;
