@@ -252,7 +252,7 @@ ValueBits<Words> look_for_each(const std::uint8_t* g, std::uint64_t n, const std
 
 // The data of LoneHeaps that decide_avx512 reads.
 struct LoneData {
-  const std::vector<LoneHeaps::GatherGroup>& groups;
+  const std::vector<LoneHeaps::TakeGroup>& groups;
   const std::vector<SplitMove>& splits;
   const std::vector<std::uint64_t>& leave_one;
   const std::vector<std::int32_t>& near;
@@ -335,7 +335,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       // value below 32 q wraps) gives 0.
       __m512i bits[2 * Words];
       for (__m512i& part : bits) part = _mm512_setzero_si512();
-      for (const LoneHeaps::GatherGroup& group : data.groups) {
+      for (const LoneHeaps::TakeGroup& group : data.groups) {
         // The 128 bytes that end at heap - deepest + 2, the highest a near pair of the group reads.
         const std::uint8_t* window = g + (heap - group.deepest + 3 - kNearWindow);
         const __m512i window_low = _mm512_loadu_si512(window);

@@ -12,16 +12,18 @@
 //     consecutive heaps are known before the first of them, so those pairs are marked as bits
 //     for all 64 at once (pair_bits.hpp), for the split taking the least only: a split taking d
 //     more gives heap n what it gave heap n - d. The pairs with r below 64 are read a heap at a
-//     time by gathers of four bytes, which serve up to four takes at once;
+//     time, their partners permuted from the 128 bytes below the heap, 16 pairs a vector;
 //   - c, the least common value none of its options gives, is G(n) unless a rare value below c
 //     is given by no option; those rare values are looked for among the pairs (a, m - a) from
 //     a = 1, 128 pairs of each split a step at first, more in later steps, each vector of 64
-//     pairs looked up in tables of 64, 128 or 256 bytes. A value no pair gives is a new rare
-//     position, and then G(n).
+//     pairs looked up in tables of 64, 128 or 256 bytes. The first step looks for the sixteen
+//     least rare values whatever c is, in tables made once, so that it runs beside the work
+//     that finds c; later steps look for the values still wanted. A value no pair gives is a new
+//     rare position, and then G(n).
 // Where no move of heap n + 1 reads heap n (every split takes a token, every one-heap move two),
 // two heaps are decided side by side, so that one's chain of lookups runs while the other's waits.
-// 0.167 takes one gather a heap, a share of 47 marked pairs of 64 heaps, and five vectors of the
-// scan on average, with no store a pair.
+// 0.167 takes two permutes a heap for its near pairs, a share of 47 marked pairs of 64 heaps,
+// and five vectors of the scan on average, with no store a pair.
 
 #include <array>
 #include <cstdint>
@@ -44,9 +46,9 @@ inline constexpr int kLoneWordsAtMost = kLoneValuesBelow / 64;
 
 class LoneHeaps {
  public:
-  // Up to four takes k0 <= k < k0 + 4 whose near rare pairs one gather of four bytes reads: the
-  // bytes from position n - k0 - 3 - r hold G(n - k - r) at byte k0 + 3 - k.
-  struct GatherGroup {
+  // Up to four takes k0 <= k < k0 + 4 whose near rare pairs are permuted from one window: the
+  // partner of the pair (r, n - k - r) lies at byte k0 + 3 - k past n - k0 - 3 - r.
+  struct TakeGroup {
     std::uint64_t deepest;             // k0 + 3
     std::vector<std::uint32_t> bytes;  // the byte of each take of the group
   };
@@ -73,14 +75,14 @@ class LoneHeaps {
   std::uint64_t scanned_vectors() const { return scanned_vectors_; }
 
  private:
-  std::vector<GatherGroup> groups_;
+  std::vector<TakeGroup> groups_;
   std::vector<SplitMove> splits_;
   std::vector<std::uint64_t> leave_one_;
   // The rare positions below kBitHeaps, whose partners may lie among the 64 heaps decided
-  // together: read by gathers, a heap at a time.
+  // together: read a heap at a time.
   std::vector<std::int32_t> near_;          // padded to a multiple of 16 lanes with the first one
   std::vector<std::uint32_t> near_parts_;  // G(r)
-  // For each 16 of them and each byte b < 4 of a gather group: where each partner lies in its
+  // For each 16 of them and each byte b < 4 of a take group: where each partner lies in its
   // window of 128 bytes, at the low byte of a 32-bit lane.
   std::vector<std::array<std::uint8_t, 64>> near_indexes_;
   // The others, whose pairs are marked for 64 heaps at once (pair_bits.hpp).

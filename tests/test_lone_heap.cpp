@@ -78,7 +78,7 @@ RareList rare_below(const std::vector<std::uint8_t>& g, std::uint64_t n, const R
 // them, each heap's decision must be the mex of its options, a new rare position included; where
 // every common value in range is given, it must decline. Heaps are decided two at a time, side by
 // side where no move of the second reads the first. The codes: one split (0.6), two splits in one
-// gather (0.167, with one-heap moves), four (0.4444), takes far apart (0.404004, two gathers),
+// take group (0.167, with one-heap moves), four (0.4444), takes far apart (0.404004, two groups),
 // unequal parts from a take of none (Grundy's game, 4!.0), and a mask with the heap's parity
 // (0.127).
 TEST(LoneHeaps, DecidesEachHeapAsTheMexOfItsOptions) {
