@@ -218,6 +218,29 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i look_up(__mmask64
   }
 }
 
+// The words a rank table needs for the values of bits (1, 2 or 4, at most Words).
+template <std::size_t Words>
+std::size_t table_words(const ValueBits<Words>& bits) {
+  std::size_t last = 0;
+  for (std::size_t w = 0; w < Words; ++w)
+    if (bits[w] != 0) last = w;
+  return last == 0 ? 1 : last == 1 ? 2 : 4;
+}
+
+// look_up with a table of its first words words only (every value it ranks lies below 64 words):
+// the lanes with a value past them give 0. One permute of one or two sources, where four words
+// take two permutes of two.
+template <std::size_t Words>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i look_up_in(std::size_t words, __mmask64 lanes,
+                                                                         __m512i values, const __m512i table[Words]) {
+  if constexpr (Words > 1) {
+    if (words == 1) return look_up<1>(lanes & ~_mm512_test_epi8_mask(values, _mm512_set1_epi8(-64)), values, table);
+    if constexpr (Words == 4)
+      if (words == 2) return look_up<2>(lanes & ~_mm512_movepi8_mask(values), values, table);
+  }
+  return look_up<Words>(lanes, values, table);
+}
+
 // The OR of a vector's eight 64-bit lanes, in registers (through memory it waits for a store to
 // reach eight loads).
 __attribute__((target("avx512f"))) std::uint64_t or_of_lanes(__m512i words) {
@@ -299,6 +322,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       {
         // The scan's first step for the sixteen least rare values, which needs nothing of this
         // heap's options, so that it runs beside the work that finds c.
+        ValueBits<Words> first_rare;
+        for (std::size_t w = 0; w < Words; ++w) first_rare[w] = data.first_rare[heap & 1][w];
+        const std::size_t words = table_words(first_rare);
         __m512i low_table[Words], high_table[Words];
         for (std::size_t w = 0; w < Words; ++w) {
           low_table[w] = _mm512_load_si512(data.first_rare_tables[heap & 1][0] + 64 * w);
@@ -318,12 +344,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
                                        : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
             const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
             const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, look_up<Words>(lanes, values, low_table));
-            high_found = _mm512_or_si512(high_found, look_up<Words>(lanes, values, high_table));
+            low_found = _mm512_or_si512(low_found, look_up_in<Words>(words, lanes, values, low_table));
+            high_found = _mm512_or_si512(high_found, look_up_in<Words>(words, lanes, values, high_table));
           }
         }
-        ValueBits<Words> first_rare;
-        for (std::size_t w = 0; w < Words; ++w) first_rare[w] = data.first_rare[heap & 1][w];
         found_first[i] = of_ranks(or_of_bytes(low_found) | (or_of_bytes(high_found) << 8), first_rare);
       }
       // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
@@ -403,6 +427,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
         __m512i low_table[Words], high_table[Words];
         rank_tables(wanted[i], low_table);
         rank_tables(rest, high_table);
+        const std::size_t words = table_words(and_not(wanted[i], past_sixteenth));
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
         bool some = false;
@@ -420,8 +445,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
                                        : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
             const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
             const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, look_up<Words>(lanes, values, low_table));
-            if (has_rest) high_found = _mm512_or_si512(high_found, look_up<Words>(lanes, values, high_table));
+            low_found = _mm512_or_si512(low_found, look_up_in<Words>(words, lanes, values, low_table));
+            if (has_rest)
+              high_found = _mm512_or_si512(high_found, look_up_in<Words>(words, lanes, values, high_table));
           }
         }
         if (!some) {
