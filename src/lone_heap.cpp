@@ -273,6 +273,45 @@ ValueBits<Words> look_for_each(const std::uint8_t* g, std::uint64_t n, const std
   return wanted;
 }
 
+// A heap's split pairs, 64 a vector, for its scan: lane j of chunk k holds the pair
+// (a + 63 - j, m - a - 63 + j), a = 1 + 64 k, for each split's m.
+struct ScanPairs {
+  const std::uint8_t* g;
+  const std::vector<SplitMove>& splits;
+  __m512i reverse;                 // byte j from byte 63 - j
+  const __m512i* reversed_firsts;  // the first parts of the first chunks, reversed once
+  std::uint64_t reversed_chunks;
+};
+
+// Looks the pairs of heap in chunks [first_chunk, first_chunk + chunks) up in low_table (and, with
+// Both, in high_table), tables of words words, ORing what they find into low_found and high_found.
+// Returns the vectors it looked at.
+template <std::size_t Words, bool Both>
+[[gnu::always_inline]] inline __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t look_up_pairs(
+    const ScanPairs& scan, std::uint64_t heap, std::uint64_t first_chunk, std::uint64_t chunks, std::size_t words,
+    const __m512i low_table[Words], const __m512i high_table[Words], __m512i& low_found, __m512i& high_found) {
+  std::uint64_t vectors = 0;
+  for (std::uint64_t chunk = first_chunk; chunk < first_chunk + chunks; ++chunk) {
+    const std::uint64_t a = 1 + 64 * chunk;
+    for (const SplitMove& split : scan.splits) {
+      const std::uint64_t m = heap - split.take;
+      const std::uint64_t largest = split.largest_first_part(m);
+      if (a > largest) continue;
+      ++vectors;
+      const __m512i firsts =
+          chunk < scan.reversed_chunks
+              ? scan.reversed_firsts[chunk]
+              : _mm512_maskz_permutexvar_epi8(kAllBytes, scan.reverse, _mm512_loadu_si512(scan.g + a));
+      const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(scan.g + m - a - 63));
+      const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
+      low_found = _mm512_or_si512(low_found, look_up_in<Words>(words, lanes, values, low_table));
+      if constexpr (Both)
+        high_found = _mm512_or_si512(high_found, look_up_in<Words>(words, lanes, values, high_table));
+    }
+  }
+  return vectors;
+}
+
 // The data of LoneHeaps that decide_avx512 reads.
 struct LoneData {
   const std::vector<LoneHeaps::TakeGroup>& groups;
@@ -306,6 +345,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   __m512i reversed_firsts[kReversedChunks];
   for (std::uint64_t chunk = 0; chunk < reversed_chunks; ++chunk)
     reversed_firsts[chunk] = _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + 1 + 64 * chunk));
+  const ScanPairs scan{g, splits, reverse, reversed_firsts, reversed_chunks};
 
   // Two heaps at a time where the second reads nothing of the first (side_by_side): their chains
   // of lookups then overlap.
@@ -332,22 +372,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
         }
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
-        for (std::uint64_t chunk = 0; chunk < kStepChunks; ++chunk) {
-          const std::uint64_t a = 1 + 64 * chunk;
-          for (const SplitMove& split : splits) {
-            const std::uint64_t m = heap - split.take;
-            const std::uint64_t largest = split.largest_first_part(m);
-            if (a > largest) continue;
-            ++vectors;
-            const __m512i firsts = chunk < reversed_chunks
-                                       ? reversed_firsts[chunk]
-                                       : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
-            const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
-            const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, look_up_in<Words>(words, lanes, values, low_table));
-            high_found = _mm512_or_si512(high_found, look_up_in<Words>(words, lanes, values, high_table));
-          }
-        }
+        vectors +=
+            look_up_pairs<Words, true>(scan, heap, 0, kStepChunks, words, low_table, high_table, low_found, high_found);
         found_first[i] = of_ranks(or_of_bytes(low_found) | (or_of_bytes(high_found) << 8), first_rare);
       }
       // The common values: the far rare pairs' (marked already), the near ones' and the one-heap
@@ -430,27 +456,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
         const std::size_t words = table_words(and_not(wanted[i], past_sixteenth));
         __m512i low_found = _mm512_setzero_si512();
         __m512i high_found = _mm512_setzero_si512();
-        bool some = false;
-        for (std::uint64_t chunk = first_chunk; chunk < first_chunk + chunks; ++chunk) {
-          const std::uint64_t a = 1 + 64 * chunk;
-          for (const SplitMove& split : splits) {
-            const std::uint64_t m = heap - split.take;
-            const std::uint64_t largest = split.largest_first_part(m);
-            if (a > largest) continue;
-            some = true;
-            ++vectors;
-            // Lane j: the pair (a + 63 - j, m - a - 63 + j).
-            const __m512i firsts = chunk < reversed_chunks
-                                       ? reversed_firsts[chunk]
-                                       : _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + a));
-            const __m512i values = _mm512_xor_si512(firsts, _mm512_loadu_si512(g + m - a - 63));
-            const __mmask64 lanes = largest - a < 63 ? kAllBytes << (a + 63 - largest) : kAllBytes;
-            low_found = _mm512_or_si512(low_found, look_up_in<Words>(words, lanes, values, low_table));
-            if (has_rest)
-              high_found = _mm512_or_si512(high_found, look_up_in<Words>(words, lanes, values, high_table));
-          }
-        }
-        if (!some) {
+        const std::uint64_t looked_at =
+            has_rest ? look_up_pairs<Words, true>(scan, heap, first_chunk, chunks, words, low_table, high_table,
+                                                  low_found, high_found)
+                     : look_up_pairs<Words, false>(scan, heap, first_chunk, chunks, words, low_table, high_table,
+                                                   low_found, high_found);
+        vectors += looked_at;
+        if (looked_at == 0) {
           open[i] = false;
           continue;
         }
