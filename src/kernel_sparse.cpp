@@ -338,15 +338,17 @@ class SparseKernel final : public Kernel {
   // values lie below 256 and whose rare positions are not too many. Whatever the threads: on one
   // thread blocks gain nothing, and for such games the blocks on two threads ran at a third of
   // this path's rate on one (0.167, 0.127, 0.205 and 0.106 to 2^21), while their span (30 to
-  // 53% of the work on 0.167) keeps them below it on any number of cores. Stops where a heap
-  // cannot be decided so, and after a new rare position or a stale mask (the caller chooses the
-  // mask again). Returns the heaps decided; 0 leaves them to the blocks.
+  // 53% of the work on 0.167) keeps them below it on any number of cores. Under bounded memory
+  // too, reading only held values: a heap whose scan would pass them is left to the blocks, which
+  // stop the run if it really needs one. Stops where a heap cannot be decided so, and after a new
+  // rare position or a stale mask (the caller chooses the mask again). Returns the heaps decided;
+  // 0 leaves them to the blocks.
   template <class T>
   std::uint64_t decide_alone(ValueVector<T>& g, std::uint64_t target) {
     if constexpr (!std::is_same_v<T, std::uint8_t>) {
       return 0;
     } else {
-      if (!lists_rare_ || released_ || bound_ > kLoneValuesBelow || mask_stale_ ||
+      if (!lists_rare_ || bound_ > kLoneValuesBelow || mask_stale_ ||
           moves_.rules().has_tail() || !moves_.split_three().empty() || moves_.split_two().empty() ||
           rare_.size() > lone_rare_at_most() || !can_decide_heaps_alone())
         return 0;
@@ -360,10 +362,12 @@ class SparseKernel final : public Kernel {
         lone_ready_ = true;
       }
       if (start < lone_heaps_.first_heap()) return 0;
+      // Bounded memory: the pairs' partners must be held (else the blocks say which is not).
+      if (start < tail_start_ + lone_heaps_.reach()) return 0;
       // Room for the values, a stretch at a time (the target may be far beyond memory).
       const std::uint64_t to = std::min(target, start + tuning::kLoneStretch);
       g.resize(to);
-      const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to);
+      const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to, prefix_end_, tail_start_);
       g.resize(start + decided);
       start_undo_log();
       record_decided_alone(g, start, start + decided);

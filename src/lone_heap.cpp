@@ -102,6 +102,11 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
   // Every rare r below its partner m - r (so each pair is seen from its rare part, and an unequal
   // split never meets r = m - r); every near pair's window inside the values; the scan's first vector of
   // partners, m - 64 .. m - 1, too; and past the code, where taking all is no move.
+  // Below a heap n, decide() reads the far pairs' partners (for the lag heaps below the first
+  // too), the near pairs' window, the scan's first vector of partners and the one-heap moves.
+  const std::uint64_t lag = splits_.empty() ? 0 : splits_.back().take - splits_.front().take;
+  reach_ = std::max({largest_rare + deepest + lag, deepest + kNearWindow, deepest + 64,
+                     leave_one_.empty() ? std::uint64_t{0} : leave_one_.back()});
   first_heap_ = std::max({2 * largest_rare + deepest + 1, deepest + kNearWindow, deepest + 2 * 64 + 2,
                           std::uint64_t{moves.rules().finite_digits().size()} + 1});
 }
@@ -259,13 +264,14 @@ __attribute__((target("avx512f"))) std::uint64_t or_of_bytes(__m512i bytes) {
   return x & 0xff;
 }
 
-// The values of wanted that no split pair (a, m - a) of heap n gives, pair by pair.
+// The values of wanted that no split pair (a, m - a) of heap n with a <= last_part gives, pair by
+// pair.
 template <std::size_t Words>
 ValueBits<Words> look_for_each(const std::uint8_t* g, std::uint64_t n, const std::vector<SplitMove>& splits,
-                               ValueBits<Words> wanted) {
+                               std::uint64_t last_part, ValueBits<Words> wanted) {
   for (const SplitMove& split : splits) {
     const std::uint64_t m = n - split.take;
-    const std::uint64_t largest = split.largest_first_part(m);
+    const std::uint64_t largest = std::min(split.largest_first_part(m), last_part);
     for (std::uint64_t a = 1; a <= largest && any(wanted); ++a) {
       clear_value(wanted, g[a] ^ g[m - a]);
     }
@@ -278,6 +284,7 @@ ValueBits<Words> look_for_each(const std::uint8_t* g, std::uint64_t n, const std
 struct ScanPairs {
   const std::uint8_t* g;
   const std::vector<SplitMove>& splits;
+  std::uint64_t last_part;         // the largest first part whose vector is held (bounded memory)
   __m512i reverse;                 // byte j from byte 63 - j
   const __m512i* reversed_firsts;  // the first parts of the first chunks, reversed once
   std::uint64_t reversed_chunks;
@@ -295,7 +302,7 @@ template <std::size_t Words, bool Both>
     const std::uint64_t a = 1 + 64 * chunk;
     for (const SplitMove& split : scan.splits) {
       const std::uint64_t m = heap - split.take;
-      const std::uint64_t largest = split.largest_first_part(m);
+      const std::uint64_t largest = std::min(split.largest_first_part(m), scan.last_part);
       if (a > largest) continue;
       ++vectors;
       const __m512i firsts =
@@ -331,7 +338,7 @@ struct LoneData {
 template <std::size_t Words>
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uint64_t decide_avx512(
     const LoneData& data, std::uint8_t* g, std::uint64_t from, std::uint64_t to,
-    const std::uint64_t (&far_bits)[kLoneWordsAtMost][kBitHeaps], std::uint64_t& scanned) {
+    const std::uint64_t (&far_bits)[kLoneWordsAtMost][kBitHeaps], std::uint64_t last_part, std::uint64_t& scanned) {
   // Counted in a local: the counter behind scanned may alias g (a byte pointer), so it would be
   // loaded and stored for every vector.
   std::uint64_t vectors = 0;
@@ -341,11 +348,12 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
   for (int j = 0; j < 64; ++j) reverse_index[j] = static_cast<std::uint8_t>(63 - j);
   const __m512i reverse = _mm512_load_si512(reverse_index);
   // The first parts of a scan's first steps, the same for every heap: reversed once.
-  const std::uint64_t reversed_chunks = std::min<std::uint64_t>(kReversedChunks, (from - 1) / 64);
+  const std::uint64_t held_chunks = last_part == 0 ? 0 : (last_part - 1) / 64 + 1;
+  const std::uint64_t reversed_chunks = std::min({kReversedChunks, (from - 1) / 64, held_chunks});
   __m512i reversed_firsts[kReversedChunks];
   for (std::uint64_t chunk = 0; chunk < reversed_chunks; ++chunk)
     reversed_firsts[chunk] = _mm512_maskz_permutexvar_epi8(kAllBytes, reverse, _mm512_loadu_si512(g + 1 + 64 * chunk));
-  const ScanPairs scan{g, splits, reverse, reversed_firsts, reversed_chunks};
+  const ScanPairs scan{g, splits, last_part, reverse, reversed_firsts, reversed_chunks};
 
   // Two heaps at a time where the second reads nothing of the first (side_by_side): their chains
   // of lookups then overlap.
@@ -476,7 +484,15 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
       const std::uint64_t heap = n + i;
       bool missed_some = false;
       for (std::size_t w = 0; w < Words; ++w) missed_some |= (wanted[i][w] & skipped[i][w]) != 0;
-      if (missed_some) wanted[i] = look_for_each(g, heap, splits, wanted[i]);
+      if (missed_some) wanted[i] = look_for_each(g, heap, splits, last_part, wanted[i]);
+      // Bounded memory: a rare value not found may lie among pairs past the values held, so the
+      // heap is left undecided.
+      if (any(wanted[i]))
+        for (const SplitMove& split : splits)
+          if (split.largest_first_part(heap - split.take) > last_part) {
+            scanned += vectors;
+            return heap - from;
+          }
       // A rare value below c that no pair gives is G(n): a new rare position, where the caller
       // takes over (a second heap decided beside it did not know it).
       if (any(wanted[i])) {
@@ -498,9 +514,16 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2"))) std::uin
 
 }  // namespace
 
-std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to) {
+std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to, std::uint64_t prefix_end,
+                                std::uint64_t tail_start) {
   if (!can_decide_heaps_alone()) throw std::logic_error("LoneHeaps::decide needs AVX-512");
   if (from < first_heap_) throw std::logic_error("LoneHeaps::decide: a heap below first_heap()");
+  if (from < tail_start + reach_) throw std::logic_error("LoneHeaps::decide: a heap reaching released values");
+  // The largest first part a scan's vector may start at: its 64 first parts held (below
+  // prefix_end), and its partners m - a - 63 .. m - a too (from tail_start on), for the least m.
+  const std::uint64_t least_m = splits_.empty() ? from : from - splits_.back().take;
+  const std::uint64_t last_part =
+      std::min(prefix_end > 64 ? prefix_end - 64 : 0, least_m >= tail_start + 63 ? least_m - 63 - tail_start : 0);
   // The far rare pairs: the pair (r, m - r) of a split taking t gives heap n the value
   // G(r) ^ G(n - t - r), which the split taking the least, t0, gave heap n - (t - t0). So only
   // that split's pairs are marked, as bits of each heap (history: the lag heaps below n, then the
@@ -537,9 +560,9 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
       }
     }
     const std::uint64_t decided =
-        words_ == 1   ? decide_avx512<1>(data, g, n, n + heaps, far_bits, scanned_vectors_)
-        : words_ == 2 ? decide_avx512<2>(data, g, n, n + heaps, far_bits, scanned_vectors_)
-                      : decide_avx512<4>(data, g, n, n + heaps, far_bits, scanned_vectors_);
+        words_ == 1   ? decide_avx512<1>(data, g, n, n + heaps, far_bits, last_part, scanned_vectors_)
+        : words_ == 2 ? decide_avx512<2>(data, g, n, n + heaps, far_bits, last_part, scanned_vectors_)
+                      : decide_avx512<4>(data, g, n, n + heaps, far_bits, last_part, scanned_vectors_);
     n += decided;
     if (decided < heaps) break;
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
@@ -554,7 +577,7 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
 
 bool can_decide_heaps_alone() { return false; }
 
-std::uint64_t LoneHeaps::decide(std::uint8_t*, std::uint64_t, std::uint64_t) {
+std::uint64_t LoneHeaps::decide(std::uint8_t*, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t) {
   throw std::logic_error("LoneHeaps::decide needs AVX-512");
 }
 

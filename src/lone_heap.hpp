@@ -64,12 +64,18 @@ class LoneHeaps {
   // and a scan's first vector inside the values.
   std::uint64_t first_heap() const { return first_heap_; }
 
+  // How far below a heap its decision reads, besides its scan's first parts (small, near 0).
+  std::uint64_t reach() const { return reach_; }
+
   // Decides heaps from, from + 1, ... (from >= first_heap()) up to to, writing G(n) to g[n]: g
   // holds every value below from, all below values_below, and room up to to. Stops after a heap
   // whose value is rare (a new rare position: prepare again) and before one whose common values
-  // below values_below are all given (its value may be values_below or more). Returns how many
-  // heaps it decided.
-  std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to);
+  // below values_below are all given (its value may be values_below or more). Under bounded
+  // memory only G(0..prefix_end-1) and G(tail_start..) may be read (from - reach() >= tail_start):
+  // then it also stops before a heap whose scan would need a pair past them (left to the caller,
+  // which can say why it cannot go on). Returns how many heaps it decided.
+  std::uint64_t decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to,
+                       std::uint64_t prefix_end = ~std::uint64_t{0}, std::uint64_t tail_start = 0);
 
   // The vectors of 64 split pairs the scans looked at, so far (a figure for bench/).
   std::uint64_t scanned_vectors() const { return scanned_vectors_; }
@@ -99,6 +105,7 @@ class LoneHeaps {
   std::uint64_t first_rare_[2][kLoneWordsAtMost] = {};
   bool side_by_side_ = false;  // heaps n and n + 1 may be decided together
   std::uint64_t first_heap_ = 0;
+  std::uint64_t reach_ = 0;
   std::uint64_t scanned_vectors_ = 0;
 };
 

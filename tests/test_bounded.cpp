@@ -15,6 +15,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
+#include "lone_heap.hpp"
 #include "tool_test.hpp"
 
 namespace sgx {
@@ -220,6 +221,27 @@ TEST(BoundedEngine, StopsInTheConfirmationOfASpeculatedHeap) {
     EXPECT_EQ(kept.size(), 198769u) << "the values from the stopped heap on are forgotten";
     EXPECT_EQ(kept.prefix_end(), 47500u);
     expect_kept_values_equal(kept, compute_sequence(rules, kept.size(), KernelKind::Sparse, 2));
+  }
+}
+
+// Sparse games with values below 256 have their heaps decided one at a time (lone_heap.hpp) under
+// a memory bound too: 0.167 (values below 64, its 60 rare positions below 1304) and 0.174 (values
+// below 128), keeping 200000 values. The profile's count of parallel regions tells the path: blocks
+// of 1024 heaps take two or three regions each, heaps decided alone none.
+TEST(BoundedEngine, DecidesHeapsAloneWithinTheBound) {
+  if (!can_decide_heaps_alone()) GTEST_SKIP() << "deciding heaps alone needs AVX-512";
+  const std::uint64_t n = 1 << 19;
+  for (const char* code : {"0.167", "0.174"}) {
+    const Rules rules = parse_rules(code);
+    EngineOptions options = bounded_options(400000, 2);
+    options.profile = true;
+    Engine engine(rules, options);
+    ASSERT_TRUE(engine.compute_to(n)) << code;
+    const Sequence& kept = engine.values();
+    ASSERT_TRUE(kept.has_released()) << code;
+    EXPECT_EQ(kept.prefix_end(), 50000u) << code;
+    expect_kept_values_equal(kept, compute_sequence(rules, n, KernelKind::Sparse, 2));
+    EXPECT_LT(engine.work_span().regions, n / 1024 / 4) << code << ": the blocks took most heaps";
   }
 }
 
