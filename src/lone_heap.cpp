@@ -100,8 +100,8 @@ void LoneHeaps::prepare(const MoveTable& moves, const std::vector<std::uint64_t>
   side_by_side_ = (splits_.empty() || splits_.front().take >= 1) && (leave_one_.empty() || leave_one_.front() >= 2);
   const std::uint64_t deepest = splits_.empty() ? 0 : splits_.back().take + 3;
   // Every rare r below its partner m - r (so each pair is seen from its rare part, and an unequal
-  // split never meets r = m - r); every near pair's window inside the values; the scan's first vector of
-  // partners, m - 64 .. m - 1, too; and past the code, where taking all is no move.
+  // split never meets r = m - r); every near pair's window inside the values; the scan's first
+  // vector of partners, m - 64 .. m - 1, too; and past the code, where taking all is no move.
   // Below a heap n, decide() reads the far pairs' partners (for the lag heaps below the first
   // too), the near pairs' window, the scan's first vector of partners and the one-heap moves.
   const std::uint64_t lag = splits_.empty() ? 0 : splits_.back().take - splits_.front().take;
@@ -542,9 +542,8 @@ std::uint64_t LoneHeaps::decide(std::uint8_t* g, std::uint64_t from, std::uint64
     for (GroupPair& pair : far_pairs_) pair.partners += heaps;
     done += heaps;
   }
-  const LoneData data{groups_, splits_,       leave_one_, near_,
-                      near_parts_, near_indexes_, side_by_side_, common_,
-                      first_rare_tables_, first_rare_};
+  const LoneData data{groups_,      splits_,       leave_one_, near_, near_parts_, near_indexes_,
+                      side_by_side_, common_, first_rare_tables_, first_rare_};
   std::uint64_t n = from;
   while (n < to) {
     // The far rare pairs of the next 64 heaps: every partner lies below n.
