@@ -9,13 +9,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "lone_heap.hpp"
 #include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
-#include "lone_heap.hpp"
 #include "tool_test.hpp"
 
 namespace sgx {
