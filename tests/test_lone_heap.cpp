@@ -207,7 +207,8 @@ TEST(LoneHeaps, LeavesAHeapWhoseScanPassesTheValuesHeld) {
         const std::uint64_t least_m = n - moves.split_two().back().take;
         const std::uint64_t last_part = std::min(prefix_end - 64, least_m - 63 - tail_start);
         std::vector<std::uint8_t> held = g;
-        for (std::uint64_t p = prefix_end; p < tail_start; ++p) held[p] = static_cast<std::uint8_t>(values_below - 1 - g[p]);
+        for (std::uint64_t p = prefix_end; p < tail_start; ++p)
+          held[p] = static_cast<std::uint8_t>(values_below - 1 - g[p]);
         const std::uint64_t count = lone.decide(held.data(), n, n + 2, prefix_end, tail_start);
         std::uint64_t expected = 0;
         for (std::uint64_t heap = n; heap < n + 2; ++heap) {
@@ -224,13 +225,9 @@ TEST(LoneHeaps, LeavesAHeapWhoseScanPassesTheValuesHeld) {
             for (const std::uint64_t r : rare.positions)
               if (r >= 1 && r <= largest) add_value(seen, g[r] ^ g[m - r]);
           }
-          ValueBits free_common;
-          for (int w = 0; w < 4; ++w) free_common[w] = common_here[w] & ~options[w];
-          const Value c = mex_of([&] {
-            ValueBits not_free;
-            for (int w = 0; w < 4; ++w) not_free[w] = ~free_common[w];
-            return not_free;
-          }());
+          // c: the least common value no option gives (there is one, or the heap declined).
+          Value c = 0;
+          while (!(common_here[c / 64] >> (c % 64) & 1) || (options[c / 64] >> (c % 64) & 1)) ++c;
           bool rare_below_c_seen = true;
           for (Value v = 0; v < c; ++v)
             if (is_rare(v, heap, mask) && (seen[v / 64] >> (v % 64) & 1) == 0) rare_below_c_seen = false;
@@ -242,7 +239,7 @@ TEST(LoneHeaps, LeavesAHeapWhoseScanPassesTheValuesHeld) {
           ASSERT_EQ(mex_of(options), c) << code << " below " << values_below << " heap " << heap;
           ++decided;
           ++expected;
-          g[heap] = held[heap];  // unchanged: c is G(heap)
+          g[heap] = held[heap];  // the later heaps read the value decided
         }
         ASSERT_EQ(count, expected) << code << " below " << values_below << " heap " << n;
       }
