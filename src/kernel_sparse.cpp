@@ -37,7 +37,6 @@
 // rest of the block is decided again.
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <exception>
 #include <limits>
@@ -73,14 +72,6 @@ constexpr Value kExact = std::numeric_limits<Value>::max();
 // The rare positions rare_[first..last) whose pairs with the heaps of a group are screened rather
 // than marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
 // Indices, not iterators: rare positions that join during the block may move the list.
-// While a thread waits for another's task to finish: a hint to the processor, which lets a
-// sibling hyperthread run and saves power, rather than a pass through the scheduler.
-inline void pause_briefly() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
@@ -306,16 +297,16 @@ class SparseKernel final : public Kernel {
       if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
         choose_probe_parts(g);
       check_rare_partners_held(start, end);
+      enumerate_known_pairs(g, start, end);
       if (can_decide_quickly(start)) lay_out_near_rare<T>();
       start_undo_log();
-      block_missed_ = false;
-      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
-      // The parallel part, with the ordered part beside it as far as it can go there; then the
-      // rest of the ordered part, and the confirmation of the values it took on speculation. A
-      // miss (the lowest heap whose full decision differs) is put right and the rest of the block
+      // The ordered part, then the confirmation of the values it took on speculation; a miss
+      // (the lowest heap whose full decision differs) is put right and the rest of the block
       // decided again, without speculation: where one guess was wrong, more often are (new rare
       // positions come in clusters), and each costs the rest of the block.
-      std::uint64_t from = list_and_decide(g, start, end, rare_before_block, speculate);
+      block_missed_ = false;
+      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
+      std::uint64_t from = start;
       for (;;) {
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
@@ -403,55 +394,24 @@ class SparseKernel final : public Kernel {
   template <class T>
   std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
                                        std::size_t rare_before_block, bool speculate) {
+    const Value type_max = std::numeric_limits<T>::max();
+    const bool quick = can_decide_quickly(start);
     for (std::uint64_t n = from; n < end; ++n) {
-      bool speculated = false;
-      const Value value = decide_next(g, n, start, rare_before_block, speculate, speculated);
-      if (value > std::numeric_limits<T>::max()) return value;
-      if (speculated) speculated_.push_back(n);
+      Value value = 0;
+      const Quick outcome =
+          quick ? decide_quickly_exact(g, n, start, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
+      if (outcome == Quick::kSpeculative && speculate) {
+        speculated_.push_back(n);
+      } else if (outcome != Quick::kDecided) {
+        const Value guess = value;
+        value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
+        if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
+      }
+      if (value > type_max) return value;
       g.push_back(static_cast<T>(value));
       record(n, value);
     }
     return std::nullopt;
-  }
-
-  // decide_in_order while the block's tasks still run on other threads. It stops at the first
-  // heap whose value would change what those tasks read (a value that widens the bound, a new
-  // rare position: record() would grow rare_ and remake the patterns) or whose full decision
-  // needs released values, without recording it, and returns that heap (else to); the ordered
-  // part after the region decides it again.
-  template <class T>
-  std::uint64_t decide_in_order_beside_tasks(ValueVector<T>& g, std::uint64_t from, std::uint64_t to,
-                                             std::uint64_t start, std::size_t rare_before_block, bool speculate) {
-    for (std::uint64_t n = from; n < to; ++n) {
-      bool speculated = false;
-      Value value = 0;
-      try {
-        value = decide_next(g, n, start, rare_before_block, speculate, speculated);
-      } catch (const MemoryReachError&) {
-        return n;
-      }
-      if (value >= bound_ || (lists_rare_ && is_rare(value, n, mask_))) return n;
-      if (speculated) speculated_.push_back(n);
-      g.push_back(static_cast<T>(value));  // within the capacity list_and_decide reserved
-      record(n, value);
-    }
-    return to;
-  }
-
-  // The ordered part's decision of heap n, and whether it was taken on speculation (speculated).
-  template <class T>
-  Value decide_next(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
-                    bool speculate, bool& speculated) {
-    Value value = 0;
-    const Quick outcome = can_decide_quickly(start)
-                              ? decide_quickly_exact(g, n, start, rare_before_block, value, ordered_scratch_)
-                              : Quick::kUndecided;
-    speculated = outcome == Quick::kSpeculative && speculate;
-    if (speculated || outcome == Quick::kDecided) return value;
-    const Value guess = value;
-    value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
-    if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
-    return value;
   }
 
   // A heap whose full decision differs from the value taken on speculation.
@@ -513,165 +473,82 @@ class SparseKernel final : public Kernel {
     return miss;
   }
 
-  // The block's parallel part, and as much of its ordered part as can run beside it.
-  //
-  // The parallel part lists, for each heap n of the block, the values of pairs with a partner
-  // below start: (r, m - r) with r rare, the probe pairs, then (a, m - a) for a = 1, 2, ... until
-  // every rare value below the least common value not listed is present (scanned_to_ says up to
-  // which a every pair was listed). Its tasks: each group's marking (rare and probe pairs, then
-  // screening), then each heap's own work a few heaps a task (the pairs of a heap whose screening
-  // failed, its scan for rare values, its candidates for the ordered part), which needs only its
-  // group's marking. Thread 0 decides the heaps in order a group at a time, as soon as that
-  // group's tasks are done, and takes tasks itself while it waits; the other threads take tasks.
-  // So the ordered part no longer waits for the block's slowest task, and the other threads do
-  // not wait for the ordered part while tasks are left. Returns the heap from which the ordered
-  // part goes on after the region (end if it is done; decide_in_order_beside_tasks says where it
-  // stops). Tasks are handed out by a shared counter in the order M0 M1 H0 M2 H1 ... (Mk: group
-  // k's marking, Hk: its heaps' tasks), so that a heap task rarely waits for its group's marking.
+  // For each heap n of the block, the values of pairs with a partner below start: (r, m - r)
+  // with r rare, the probe pairs, then (a, m - a) for a = 1, 2, ... until every rare value below
+  // the least common value not listed is present. scanned_to_ says up to which a every pair was
+  // listed.
   template <class T>
-  std::uint64_t list_and_decide(ValueVector<T>& g, std::uint64_t start, std::uint64_t end,
-                                std::size_t rare_before_block, bool speculate) {
+  void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
     size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
     const auto& splits = moves_.split_two();
     exact_below_.assign(count, kExact);
     remark_.assign(count, 0);
-    const std::uint64_t groups = (count + tuning::kSparseGroup - 1) / tuning::kSparseGroup;
-    screened_of_group_.resize(groups);
+    screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
     const bool quick = can_decide_quickly(start);
     candidates_.resize(count);
     candidates_bound_ = bound_;
     const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
-    lay_out_block_tasks(count);
-    if (g.capacity() < end) g.reserve(std::max(end, 2 * g.capacity()));  // no reallocation while tasks read g
     const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    std::atomic<std::size_t> next_task{0};
-    std::uint64_t go_on_from = end;
+    Ticks region_started = timed ? read_ticks() : 0;
+    RegionTicks marking, by_heap;
 #pragma omp parallel if (parallel)
     {
       ValueMarks marks(bound_);
       ValueSet missing(bound_);
       GroupMarks group;
-      auto run_task = [&](std::size_t t) {
-        const BlockTask task = block_tasks_[t];
-        const std::uint64_t first_of_group = task.group * tuning::kSparseGroup;
-        const std::uint64_t group_end = std::min(count, first_of_group + tuning::kSparseGroup);
-        if (task.first_heap == BlockTask::kMarking) {
-          const Ticks started = timed ? read_ticks() : 0;
-          std::vector<Screened>& screened = screened_of_group_[task.group];
-          screened.clear();
-          mark_rare_pairs_of_group(g, start, first_of_group, group_end, group, screening ? &screened : nullptr);
-          mark_probe_pairs_of_group(g, start, first_of_group, group_end, group);
-          for (std::uint64_t i = first_of_group; i < group_end; ++i) {
-            known_[i].clear();
-            group.move_row_into(i - first_of_group, known_[i]);
-          }
-          if constexpr (sizeof(T) <= 2)
-            if (!screened.empty()) screen_group(g, start, first_of_group, group_end, screened);
-          if (timed) task_ticks_[t] = read_ticks() - started;
-          std::atomic_ref<std::uint32_t>(group_marked_[task.group]).store(1, std::memory_order_release);
-        } else {
-          while (std::atomic_ref<std::uint32_t>(group_marked_[task.group]).load(std::memory_order_acquire) == 0)
-            pause_briefly();
-          const Ticks started = timed ? read_ticks() : 0;
-          const std::uint64_t last = std::min(group_end, task.first_heap + tuning::kSparseHeapsPerTask);
-          for (std::uint64_t i = task.first_heap; i < last; ++i) {
-            if (remark_[i]) mark_screened_pairs(g, i, marks);
-            const ValueSet& common = common_pattern(start + i);
-            const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
-            if (missing.assign_missing_below(known_[i], common, c) > 0)
-              scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
-            if (quick) list_candidates<T>(start + i, start);
-          }
-          if (timed) task_ticks_[t] = read_ticks() - started;
+      TaskTimer mark_timer(timed), heap_timer(timed);
+#pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
+        mark_timer.start();
+        const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
+        std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
+        screened.clear();
+        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
+        mark_probe_pairs_of_group(g, start, first, last, group);
+        for (std::uint64_t i = first; i < last; ++i) {
+          known_[i].clear();
+          group.move_row_into(i - first, known_[i]);
         }
-        std::atomic_ref<std::uint32_t>(group_tasks_left_[task.group]).fetch_sub(1, std::memory_order_release);
-      };
-      if (omp_get_thread_num() == 0) {
-        for (std::uint64_t k = 0; k < groups && go_on_from == end; ++k) {
-          while (std::atomic_ref<std::uint32_t>(group_tasks_left_[k]).load(std::memory_order_acquire) != 0) {
-            const std::size_t t = next_task.fetch_add(1, std::memory_order_relaxed);
-            if (t < block_tasks_.size())
-              run_task(t);
-            else
-              pause_briefly();
-          }
-          const Ticks started = timed ? read_ticks() : 0;
-          const std::uint64_t to = std::min(end, start + (k + 1) * tuning::kSparseGroup);
-          const std::uint64_t stopped = decide_in_order_beside_tasks(g, start + k * tuning::kSparseGroup, to, start,
-                                                                     rare_before_block, speculate);
-          if (stopped < to) go_on_from = stopped;
-          if (timed) ordered_ticks_[k] = read_ticks() - started;
+        if constexpr (sizeof(T) <= 2)
+          if (!screened.empty()) screen_group(g, start, first, last, screened);
+        mark_timer.stop();
+      }
+      // Then each heap's own work, a few heaps a task: the pairs of a heap whose screening failed,
+      // its scan for rare values (either may take thousands of pairs, and inside its group's task
+      // made that the block's longest), and its candidates for the ordered part.
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        mark_timer.merge_into(marking);
+#pragma omp barrier
+#pragma omp single
+        {
+          record_region(marking, region_started, parallel);
+          region_started = read_ticks();
         }
       }
-      for (;;) {
-        const std::size_t t = next_task.fetch_add(1, std::memory_order_relaxed);
-        if (t >= block_tasks_.size()) break;
-        run_task(t);
+#pragma omp for schedule(dynamic, 1)
+      for (std::uint64_t first = 0; first < count; first += tuning::kSparseHeapsPerTask) {
+        heap_timer.start();
+        for (std::uint64_t i = first; i < std::min(count, first + tuning::kSparseHeapsPerTask); ++i) {
+          if (remark_[i]) mark_screened_pairs(g, i, marks);
+          const ValueSet& common = common_pattern(start + i);
+          const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
+          if (missing.assign_missing_below(known_[i], common, c) > 0)
+            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
+          if (quick) list_candidates<T>(start + i, start);
+        }
+        heap_timer.stop();
+      }
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        heap_timer.merge_into(by_heap);
       }
     }
-    if (timed) record_region(block_region_ticks(), region_started, parallel);
+    if (timed) record_region(by_heap, region_started, parallel);
     review_screening();
-    return go_on_from;
-  }
-
-  // A task of a block's parallel part (list_and_decide): group's marking, or the heaps' own work
-  // from first_heap (an index in the block) on.
-  struct BlockTask {
-    static constexpr std::uint64_t kMarking = std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t group;
-    std::uint64_t first_heap;
-  };
-
-  // The tasks of a block of count heaps, in the order they are handed out, and their counters.
-  void lay_out_block_tasks(std::uint64_t count) {
-    const std::uint64_t groups = (count + tuning::kSparseGroup - 1) / tuning::kSparseGroup;
-    block_tasks_.clear();
-    group_tasks_left_.assign(groups, 0);
-    group_marked_.assign(groups, 0);
-    ordered_ticks_.assign(groups, 0);
-    auto add_marking = [&](std::uint64_t k) {
-      if (k >= groups) return;
-      block_tasks_.push_back({k, BlockTask::kMarking});
-      ++group_tasks_left_[k];
-    };
-    add_marking(0);
-    for (std::uint64_t k = 0; k < groups; ++k) {
-      add_marking(k + 1);
-      const std::uint64_t group_end = std::min(count, (k + 1) * tuning::kSparseGroup);
-      for (std::uint64_t i = k * tuning::kSparseGroup; i < group_end; i += tuning::kSparseHeapsPerTask) {
-        block_tasks_.push_back({k, i});
-        ++group_tasks_left_[k];
-      }
-    }
-    task_ticks_.assign(block_tasks_.size(), 0);
-  }
-
-  // The block's region for the work-span profile: its work is every task and the ordered part;
-  // its longest chain, with a thread for every task, runs through group k's marking, then its
-  // heaps' tasks side by side, then its ordered part once that of group k - 1 is done.
-  RegionTicks block_region_ticks() const {
-    const std::size_t groups = ordered_ticks_.size();
-    std::vector<Ticks> marking(groups, 0), longest_heap_task(groups, 0);
-    RegionTicks region;
-    for (std::size_t t = 0; t < block_tasks_.size(); ++t) {
-      const BlockTask& task = block_tasks_[t];
-      region.summed += task_ticks_[t];
-      if (task.first_heap == BlockTask::kMarking)
-        marking[task.group] = task_ticks_[t];
-      else
-        longest_heap_task[task.group] = std::max(longest_heap_task[task.group], task_ticks_[t]);
-    }
-    Ticks chain = 0;
-    for (std::size_t k = 0; k < groups; ++k) {
-      region.summed += ordered_ticks_[k];
-      chain = std::max(chain, marking[k] + longest_heap_task[k]) + ordered_ticks_[k];
-    }
-    region.longest = chain;
-    return region;
   }
 
   // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
@@ -1317,11 +1194,6 @@ class SparseKernel final : public Kernel {
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
   std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
-  std::vector<BlockTask> block_tasks_;             // the block's tasks, in the order they are handed out
-  std::vector<Ticks> task_ticks_;                  // per task: its time (--profile)
-  std::vector<std::uint32_t> group_tasks_left_;    // per group: its tasks not yet done (atomic_ref)
-  std::vector<std::uint32_t> group_marked_;        // per group: 1 once its marking is done (atomic_ref)
-  std::vector<Ticks> ordered_ticks_;               // per group: the time of its ordered part in the region
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
     Value values[tuning::kQuickCandidates];
