@@ -314,9 +314,11 @@ PeriodResult analyze_game(std::uint64_t n, const Rules& rules, Detect detect_val
   // Finite octal codes are never arithmetic-periodic (see the top of the file).
   const bool saltus_allowed = rules.has_tail() || !rules.is_octal();
   detect_values(plan, saltus_allowed, result);
-  if (result.found && !plan.theorem.empty()) {
+  // The theorems prove ordinary periods only: an arithmetic one (saltus != 0) gets no count of
+  // values, which no run could reach.
+  if (result.found && !plan.theorem.empty() && result.saltus == 0) {
     result.proof_needs_n = needed_values(plan, result.preperiod, result.period);
-    result.proven = result.saltus == 0 && n >= result.proof_needs_n;
+    result.proven = n >= result.proof_needs_n;
     if (result.proven) result.theorem = plan.theorem;
   }
   return result;
@@ -352,6 +354,9 @@ std::uint64_t next_proof_target(const PeriodResult& period, std::uint64_t done, 
 
 std::string proof_wait_text(const PeriodResult& period) {
   if (!period.found) return "no period seen in " + std::to_string(period.checked_n) + " values";
+  if (period.saltus != 0)
+    return "period " + std::to_string(period.period) + " with saltus " + std::to_string(period.saltus) +
+           " seen from " + std::to_string(period.preperiod) + "; no theorem here proves it";
   return "period " + std::to_string(period.period) + " seen from " + std::to_string(period.preperiod) +
          "; the proof needs " + std::to_string(period.proof_needs_n) + " values";
 }

@@ -132,6 +132,8 @@ std::string period_text(const PeriodResult& p) {
   if (p.saltus != 0) s << ", saltus " << p.saltus;
   if (p.proven) {
     s << ", proven (" << p.theorem << ")";
+  } else if (p.saltus != 0) {
+    s << ", periodic so far, not proven: no theorem here proves a period with a saltus";
   } else if (!p.applicable_theorem.empty()) {
     s << ", periodic so far, not proven: a proof by " << p.applicable_theorem << " needs " << p.proof_needs_n
       << " values";

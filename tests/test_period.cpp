@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sgx/period.hpp"
+#include "sgx/report.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/sequence.hpp"
 
@@ -279,6 +280,11 @@ TEST(PeriodSaltus, HexadecimalGameWithSaltusIsFoundNotProven) {
   EXPECT_EQ(r.applicable_theorem, "guy-smith-k-heap");
   EXPECT_EQ(r.theorem, "");
   EXPECT_FALSE(r.proven);
+  // No count of values proves it, so none is named (it once said "needs 13 values" at 400).
+  EXPECT_EQ(r.proof_needs_n, 0u);
+  EXPECT_EQ(period_text(r), "period 3, preperiod 1, saltus 1, periodic so far, not proven: "
+                            "no theorem here proves a period with a saltus");
+  EXPECT_EQ(proof_wait_text(r), "period 3 with saltus 1 seen from 1; no theorem here proves it");
 }
 
 // Taking 1..40 gives G(n) = n for n <= 40, which looks like Nim; a finite octal code cannot be

@@ -36,7 +36,8 @@ struct PeriodResult {
   std::string theorem;
   // The theorem that applies to this game ("" if none), whether or not it has proven anything yet.
   std::string applicable_theorem;
-  // Values a proof needs (G(0..proof_needs_n-1)); 0 when no theorem applies to the game.
+  // Values a proof needs (G(0..proof_needs_n-1)); 0 when no theorem applies to the game or to
+  // the period seen (one with a saltus: the theorems prove ordinary periods only).
   std::uint64_t proof_needs_n = 0;
   std::vector<std::uint64_t> exceptions;  // n < n0 with G(n) != G(n + p) + ... (see period.cpp)
   std::uint64_t checked_n = 0;  // how many values the analysis looked at
