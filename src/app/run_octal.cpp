@@ -494,7 +494,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   visible.add_options()
       ("n", po::value(&o.n_text), "number of values G(0..N-1): 1000000, 1e7, 2^30; for wythoff and cut, a, b < N")
       ("max-n", po::value(&o.max_n_text), "without --n: compute until the period is proven, or this many values (default 2^24)")
-      ("threads", po::value(&o.threads), "threads to use (default: all cores)")
+      ("threads", po::value(&o.threads), "threads to use (default or 0: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
@@ -518,7 +518,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   o.n_given = vm.count("n") > 0;
   for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
-  if (o.threads < 0) throw cli::UsageError("--threads must be positive");
+  if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
   return o;
 }

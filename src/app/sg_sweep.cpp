@@ -190,12 +190,12 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
       ("out", po::value(&o.out), "CSV file the rows are written to as games finish")
       ("resume", po::bool_switch(&o.resume), "continue the sweep in --out: finished games are kept, not redone")
       ("json", po::bool_switch(&o.json), "print one JSON object per game instead of the Markdown table")
-      ("threads", po::value(&o.threads), "OpenMP threads per game, on every rank (default: all cores)")
+      ("threads", po::value(&o.threads), "OpenMP threads per game, on every rank (default or 0: all cores)")
       ("quiet", po::bool_switch(&o.quiet), "print nothing: no table and no status line (the rows are in --out)");
   po::variables_map vm;
   if (!cli::parse_command_line(kTool, argc, argv, visible, vm)) return cli::kExitOk;
   if (o.codes.empty()) throw cli::UsageError("no games given: e.g. sg_sweep --codes '0.?\?' --n 4096");
-  if (o.threads < 0) throw cli::UsageError("--threads must be positive");
+  if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
   if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out TABLE.csv: the sweep to continue");
   if (o.json && o.quiet) throw cli::UsageError("--json and --quiet: choose one");
   if (!o.runs.empty()) {
