@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "sgx/engine.hpp"
@@ -201,6 +202,21 @@ TEST_F(CliTest, BfileRefusesWhatItCannotWrite) {
   Result table = run("sg_period", {path("w.h5"), "--bfile", path("old.txt")});
   EXPECT_EQ(table.exit_code, 2) << table.err;
   EXPECT_EQ(read_file(path("old.txt")), "kept\n");
+}
+
+// One argument too many is named, and says what the tool takes.
+TEST_F(CliTest, AnExtraArgumentIsNamed) {
+  const std::vector<std::tuple<std::string, std::vector<std::string>, std::string>> cases = {
+      {"run_octal", {"0.137", "0.77", "--n", "10"}, "unexpected argument '0.77': run_octal takes 1 argument"},
+      {"sg_sweep", {"0.137", "--n", "10"}, "unexpected argument '0.137': sg_sweep takes options only"},
+  };
+  for (const auto& [tool, args, expected] : cases) {
+    Result r = run(tool, args);
+    EXPECT_EQ(r.exit_code, 2) << tool << r.err;
+    EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_TRUE(contains(r.err, expected)) << r.err;
+  }
+  EXPECT_EQ(run("sg_sweep", {"--help"}).exit_code, 0);
 }
 
 TEST_F(CliTest, CountsAcceptEveryNotation) {

@@ -84,13 +84,22 @@ bool parse_command_line(const char* tool, int argc, char** argv, boost::program_
   visible.add_options()("help,h", "show this help")("version", "show the version");
   po::options_description all;
   all.add(visible);
+  // Every word is collected, so that one too many is named in the error (Boost's own message
+  // names none).
+  std::vector<std::string> no_words;
+  std::vector<std::string>& collected = words ? *words : no_words;
+  all.add_options()("word", po::value(&collected));
   po::positional_options_description positional;
-  if (words) {
-    all.add_options()("word", po::value(words));
-    positional.add("word", max_words);
-  }
+  positional.add("word", -1);
   po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
   po::notify(vm);
+  const std::size_t allowed = !words ? 0 : max_words < 0 ? collected.size() : static_cast<std::size_t>(max_words);
+  if (collected.size() > allowed && !vm.count("help") && !vm.count("version")) {
+    const std::string extra = "unexpected argument '" + collected[allowed] + "'";
+    if (allowed == 0) throw UsageError(extra + ": " + tool + " takes options only, each starting with --");
+    throw UsageError(extra + ": " + tool + " takes " + std::to_string(allowed) + " argument" +
+                     (allowed == 1 ? "" : "s") + " besides its options");
+  }
   if (vm.count("help")) {
     std::cout << visible << "\n";
     return false;
