@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -349,6 +350,8 @@ Games are codes (0.137, 4!.0, 0.[3], sub:1,3,4) or names (sgx.games()).)";
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const sgx::StoreError& e) {
       PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const std::bad_alloc&) {  // pybind11 alone would say only "std::bad_alloc"
+      PyErr_SetString(PyExc_MemoryError, "out of memory: ask for fewer values, or use a machine with more memory");
     }
   });
 
@@ -370,9 +373,9 @@ Once a period is proven the remaining values follow from it. Ctrl-C stops the co
       .def_readonly("period", &sgx::PeriodResult::period, "p")
       .def_readonly("saltus", &sgx::PeriodResult::saltus, "0 for ordinary periodicity")
       .def_readonly("proven", &sgx::PeriodResult::proven, "a theorem certifies the period from the values given")
-      .def_readonly("theorem", &sgx::PeriodResult::theorem, "the theorem that applies to the game ('' if none)")
+      .def_readonly("theorem", &sgx::PeriodResult::theorem, "the theorem that proved the period ('' unless proven)")
       .def_readonly("proof_needs_n", &sgx::PeriodResult::proof_needs_n,
-                    "values the proof needs (0 when no theorem applies)")
+                    "values the proof needs (0 when no theorem applies, or the period has a saltus)")
       .def_readonly("exceptions", &sgx::PeriodResult::exceptions, "n < n0 that break the period")
       .def_readonly("checked_n", &sgx::PeriodResult::checked_n, "how many values were analysed")
       .def("__repr__", &period_repr)

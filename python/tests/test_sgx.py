@@ -62,6 +62,12 @@ def test_bad_arguments_are_value_errors():
         sgx.sequence("kayles", 10, threads=0)
 
 
+def test_too_many_values_is_a_memory_error_that_says_so():
+    # 2^62 one-byte values cannot even be reserved, so this fails at once on any machine.
+    with pytest.raises(MemoryError, match="out of memory: ask for fewer values"):
+        sgx.sequence("kayles", 2**62)
+
+
 def test_ctrl_c_raises_keyboard_interrupt():
     # A child process, so that the signal reaches only the computation. It installs Python's own
     # SIGINT handler: a process started in the background may have inherited SIGINT ignored.
