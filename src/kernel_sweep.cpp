@@ -6,8 +6,11 @@
 // time, for the values not seen yet (see sweep_known_pairs), which costs a fraction of a mark
 // per pair.
 // Parallelism: heaps are taken in blocks [s, s + B). Pairs whose larger part lies below s are
-// known before the block starts: threads sweep those for all heaps of the block at once. Only
-// pairs touching the block (at most B per heap and split) are done in order.
+// known before the block starts: threads sweep those for all heaps of the block at once, and list
+// each heap's least values still missing (its candidates). Only pairs touching the block (at
+// most B per heap and split) are done in order, and only compared with those few candidates,
+// 64 pairs to a vector instruction (decide_quickly); a heap whose candidates they all give has
+// them marked (decide_fully).
 
 #include <algorithm>
 #include <bit>
@@ -225,6 +228,8 @@ class SweepKernel final : public Kernel {
       exact_below_.resize(count);
       std::uint64_t looked_twice = 0, marked_after_all = 0;
       const bool parallel = start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty();
+      const bool quick = can_decide_quickly(start);
+      candidates_.resize(count);
       const bool timed = timing_tasks();
       const Ticks region_started = timed ? read_ticks() : 0;
       RegionTicks tasks;
@@ -239,6 +244,7 @@ class SweepKernel final : public Kernel {
           timer.start();
           const KnownValues known = sweep_known_pairs(g, rev, start + i, start, scratch, marks, known_[i], wanted);
           exact_below_[i] = known.exact_below;
+          if (quick) list_candidates<T>(i);
           looked_twice += known.looked_twice;
           marked_after_all += known.marked_after_all;
           timer.stop();
@@ -253,24 +259,9 @@ class SweepKernel final : public Kernel {
       ValueMarks seen_marks(bound_);
       std::vector<T> scratch;
       for (std::uint64_t n = start; n < end; ++n) {
-        if (!seen_marks.holds(bound_)) {
-          seen.reset(bound_);
-          seen_marks.reset(bound_);
-        }
-        seen.assign(known_[n - start]);
-        mark_in_block_options(g, n, start, seen_marks);
-        seen_marks.move_into(seen);
-        Value value = seen.first_missing();
-        if (value >= exact_below_[n - start]) {
-          // The pairs inside the block or the moves to one heap gave the values known_ lacked
-          // below its limit, so the mex may lie past it: mark every known pair (0.5% of the heaps
-          // of Treblecross; every heap of Lasker's Nim, where adapt_lookups soon stops looking up).
-          // Only a lookup leaves exact_below_ short of every value, so the game has at most
-          // kMaxSplits splits.
-          sweep_ranges(g, rev, known_pairs(n, start), scratch, seen_marks, seen);
-          value = seen.first_missing();
-          ++marked_after_all;
-        }
+        Value value = 0;
+        if (!(quick && decide_quickly(g, n, start, value)))
+          value = decide_fully(g, rev, n, start, seen, seen_marks, scratch, marked_after_all);
         while (value >= bound_) bound_ *= 2;
         if (value > type_max) return value;
         g.push_back(static_cast<T>(value));
@@ -280,6 +271,80 @@ class SweepKernel final : public Kernel {
       adapt_lookups(count, looked_twice, marked_after_all);
     }
     return 0;
+  }
+
+  // Whether decide_quickly may be used for the block from start: moves few enough to compare one by
+  // one, and heaps large enough that every pair with a partner inside the block has its first part
+  // below the block (a <= m - start < start) and below m / 2.
+  bool can_decide_quickly(std::uint64_t start) const {
+    if (!moves_.split_three().empty() || moves_.split_two().empty() ||
+        moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
+      return false;
+    return start > 2 * tuning::kSweepBlock + moves_.split_two().back().take + 1;
+  }
+
+  // Lists, in the parallel part, the least values missing from heap i's known set below where it
+  // is exact: G(n) is the first of them that no option the parallel part could not see gives.
+  template <class T>
+  void list_candidates(std::uint64_t i) {
+    Candidates& listed = candidates_[i];
+    const Value limit = std::min<Value>(exact_below_[i], static_cast<Value>(bound_));
+    listed.count = 0;
+    known_[i].for_each_missing(limit, [&](Value v) {
+      listed.values[listed.count] = v;
+      return ++listed.count < tuning::kQuickCandidates;
+    });
+  }
+
+  // G(n) when one of its candidates is given by none of the options the parallel part could not see
+  // (its pairs with a partner inside the block, a vector compare of up to a block's lanes, and its
+  // moves to one heap): the first such candidate. Where every candidate is given, the full decision
+  // marks those options instead, a store each.
+  template <class T>
+  bool decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, Value& value) const {
+    const Candidates& listed = candidates_[n - start];
+    if (listed.count == 0) return false;
+    T wanted[tuning::kQuickCandidates];
+    for (int k = 0; k < listed.count; ++k) wanted[k] = static_cast<T>(listed.values[k]);
+    std::uint32_t given = 0;
+    for (const SplitMove& move : moves_.split_two()) {
+      const std::uint64_t m = n - move.take;
+      if (m > start) given |= find_pair_values(g.data(), m, 1, m - start, wanted, listed.count);
+    }
+    auto note = [&](Value v) {
+      for (int k = 0; k < listed.count; ++k) given |= std::uint32_t{listed.values[k] == v} << k;
+    };
+    if (moves_.takes_all(n)) note(0);
+    for (std::uint64_t k : moves_.leave_one())
+      if (k < n) note(g[n - k]);
+    const std::uint32_t not_given = ~given & ((std::uint32_t{1} << listed.count) - 1);
+    if (not_given == 0) return false;
+    value = listed.values[std::countr_zero(not_given)];
+    return true;
+  }
+
+  // G(n) from every option: its known set, with its pairs inside the block and its moves to one
+  // heap marked.
+  template <class T>
+  Value decide_fully(const ValueVector<T>& g, const Reversed<T>& rev, std::uint64_t n, std::uint64_t start,
+                     ValueSet& seen, ValueMarks& seen_marks, std::vector<T>& scratch,
+                     std::uint64_t& marked_after_all) const {
+    if (!seen_marks.holds(bound_)) {
+      seen.reset(bound_);
+      seen_marks.reset(bound_);
+    }
+    seen.assign(known_[n - start]);
+    mark_in_block_options(g, n, start, seen_marks);
+    seen_marks.move_into(seen);
+    const Value value = seen.first_missing();
+    if (value < exact_below_[n - start]) return value;
+    // The pairs inside the block or the moves to one heap gave the values known_ lacked below its
+    // limit, so the mex may lie past it: mark every known pair (0.5% of the heaps of Treblecross;
+    // every heap of Lasker's Nim, where adapt_lookups soon stops looking up). Only a lookup leaves
+    // exact_below_ short of every value, so the game has at most kMaxSplits splits.
+    sweep_ranges(g, rev, known_pairs(n, start), scratch, seen_marks, seen);
+    ++marked_after_all;
+    return seen.first_missing();
   }
 
   // Looks for more values at first when more than 1/kSweepTwiceHigh of the heaps were looked up
@@ -308,6 +373,12 @@ class SweepKernel final : public Kernel {
       Reversed<std::uint8_t>{}};
   std::vector<ValueSet> known_;
   std::vector<Value> exact_below_;  // known_[i] holds every option value below exact_below_[i]
+  // A heap's least values missing from its known set (list_candidates).
+  struct Candidates {
+    Value values[tuning::kQuickCandidates];
+    int count = 0;
+  };
+  std::vector<Candidates> candidates_;  // per heap of the block
   bool looks_up_ = false;           // whether sweep_known_pairs may look pairs up
   bool lookups_pay_ = true;         // see adapt_lookups
   std::uint64_t lookup_rank_ = tuning::kSweepFirstRank;  // how many values the first lookup wants

@@ -89,6 +89,17 @@ class ValueSet {
       }
   }
 
+  // Calls f(v) for each value v below limit not in the set, in increasing order, until f returns
+  // false.
+  template <class F>
+  void for_each_missing(Value limit, F&& f) const {
+    for (std::size_t w = 0; w < words_.size() && w * 64 < limit; ++w)
+      for (std::uint64_t free = ~words_[w]; free; free &= free - 1) {
+        const auto v = static_cast<Value>(w * 64 + std::countr_zero(free));
+        if (v >= limit || !f(v)) return;
+      }
+  }
+
   // The least value in the set, or none_value when it is empty.
   Value first_present(Value none_value) const {
     for (std::size_t w = 0; w < words_.size(); ++w)
