@@ -55,6 +55,17 @@ class Kernel {
   virtual void compute(Sequence& values, std::uint64_t target) = 0;
 
   bool timing_tasks() const { return work_span_ != nullptr && work_span_->enabled; }
+
+  // Whether a block's ordered part may decide a heap by comparing its options with a few
+  // candidate values (both kernels' decide_quickly): moves few enough to compare one by one, and
+  // heaps from start on large enough that every pair with a partner inside a block of block heaps
+  // has its first part below the block and below m / 2.
+  bool can_compare_candidates(std::uint64_t start, std::uint64_t block) const {
+    if (!moves_.split_three().empty() || moves_.split_two().empty() ||
+        moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
+      return false;
+    return start > 2 * block + moves_.split_two().back().take + 1;
+  }
   // Records one parallel region: its tasks' times and its wall time since started. A region that
   // ran on one thread (too small to share) is one-thread work: its longest chain is the sum.
   void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
@@ -86,6 +97,18 @@ inline bool auto_prefers_sparse(std::uint64_t n, std::uint64_t rare) {
 // The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
 // target, or returns early with a value too wide for their type; that value is appended (the
 // storage widens) and handed to on_wide, and run goes on with the wider type.
+// Which of a few candidate values the options inserted give: bit k of given for candidates[k].
+// A set for MoveTable::mark_simple_options where only those few values matter.
+struct CandidatesGiven {
+  const Value* candidates;
+  int count;
+  std::uint32_t given = 0;
+
+  void insert(Value v) {
+    for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
+  }
+};
+
 template <class Run, class OnWide = void (*)(std::uint64_t, Value)>
 void extend_widening(Sequence& values, std::uint64_t target, Run&& run,
                      OnWide&& on_wide = [](std::uint64_t, Value) {}) {

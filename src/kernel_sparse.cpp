@@ -942,15 +942,9 @@ class SparseKernel final : public Kernel {
     return decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start], scratch);
   }
 
-  // Whether decide_quickly may be used for the block from start: moves few enough to compare
-  // one by one, and heaps large enough that the near rare positions (r <= block_) pair
-  // with every heap, r < m / 2.
-  bool can_decide_quickly(std::uint64_t start) const {
-    if (!lists_rare_ || !moves_.split_three().empty() || moves_.split_two().empty() ||
-        moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
-      return false;
-    return start > 2 * block_ + moves_.split_two().back().take + 1;
-  }
+  // Whether decide_quickly may be used for the block from start (can_compare_candidates): then
+  // the near rare positions (r <= block_) pair with every heap, r < m / 2.
+  bool can_decide_quickly(std::uint64_t start) const { return lists_rare_ && can_compare_candidates(start, block_); }
 
   // The rare positions r <= W (W = block_) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
@@ -1003,10 +997,7 @@ class SparseKernel final : public Kernel {
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
     for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    std::uint32_t given = 0;
-    auto note = [&](Value v) {
-      for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
-    };
+    CandidatesGiven options{listed.values, count};
     const NearRare<T>& near = near_rare<T>();
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
@@ -1016,18 +1007,16 @@ class SparseKernel final : public Kernel {
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
         const std::uint64_t lanes = std::min(block_, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
         const std::uint64_t first_lane = block_ - lanes;
-        given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes), near.holes.data() + first_lane,
-                                 lanes, candidates, count);
+        options.given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes),
+                                         near.holes.data() + first_lane, lanes, candidates, count);
       }
       for (std::size_t k = rare_before_block; k < rare_.size(); ++k) {  // rare positions new in the block
         const std::uint64_t r = rare_[k];
-        if (r < m && !(move.unequal && 2 * r == m)) note(static_cast<Value>(rare_values_[k] ^ g[m - r]));
+        if (r < m && !(move.unequal && 2 * r == m)) options.insert(static_cast<Value>(rare_values_[k] ^ g[m - r]));
       }
     }
-    if (moves_.takes_all(n)) note(0);
-    for (std::uint64_t k : moves_.leave_one())
-      if (k < n) note(g[n - k]);
-    const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
+    moves_.mark_simple_options(g, n, options);
+    const std::uint32_t not_given = ~options.given & ((std::uint32_t{1} << count) - 1);
     if (not_given == 0) return Quick::kUndecided;
     const int chosen = std::countr_zero(not_given);
     value = candidates[chosen];

@@ -228,7 +228,7 @@ class SweepKernel final : public Kernel {
       exact_below_.resize(count);
       std::uint64_t looked_twice = 0, marked_after_all = 0;
       const bool parallel = start >= tuning::kSweepParallelMinHeap && !moves_.split_two().empty();
-      const bool quick = can_decide_quickly(start);
+      const bool quick = can_compare_candidates(start, tuning::kSweepBlock);
       candidates_.resize(count);
       const bool timed = timing_tasks();
       const Ticks region_started = timed ? read_ticks() : 0;
@@ -273,16 +273,6 @@ class SweepKernel final : public Kernel {
     return 0;
   }
 
-  // Whether decide_quickly may be used for the block from start: moves few enough to compare one by
-  // one, and heaps large enough that every pair with a partner inside the block has its first part
-  // below the block (a <= m - start < start) and below m / 2.
-  bool can_decide_quickly(std::uint64_t start) const {
-    if (!moves_.split_three().empty() || moves_.split_two().empty() ||
-        moves_.split_two().size() > tuning::kQuickMovesAtMost || moves_.leave_one().size() > tuning::kQuickMovesAtMost)
-      return false;
-    return start > 2 * tuning::kSweepBlock + moves_.split_two().back().take + 1;
-  }
-
   // Lists, in the parallel part, the least values missing from heap i's known set below where it
   // is exact: G(n) is the first of them that no option the parallel part could not see gives.
   template <class T>
@@ -306,18 +296,13 @@ class SweepKernel final : public Kernel {
     if (listed.count == 0) return false;
     T wanted[tuning::kQuickCandidates];
     for (int k = 0; k < listed.count; ++k) wanted[k] = static_cast<T>(listed.values[k]);
-    std::uint32_t given = 0;
+    CandidatesGiven options{listed.values, listed.count};
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
-      if (m > start) given |= find_pair_values(g.data(), m, 1, m - start, wanted, listed.count);
+      if (m > start) options.given |= find_pair_values(g.data(), m, 1, m - start, wanted, listed.count);
     }
-    auto note = [&](Value v) {
-      for (int k = 0; k < listed.count; ++k) given |= std::uint32_t{listed.values[k] == v} << k;
-    };
-    if (moves_.takes_all(n)) note(0);
-    for (std::uint64_t k : moves_.leave_one())
-      if (k < n) note(g[n - k]);
-    const std::uint32_t not_given = ~given & ((std::uint32_t{1} << listed.count) - 1);
+    moves_.mark_simple_options(g, n, options);
+    const std::uint32_t not_given = ~options.given & ((std::uint32_t{1} << listed.count) - 1);
     if (not_given == 0) return false;
     value = listed.values[std::countr_zero(not_given)];
     return true;
