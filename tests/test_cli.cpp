@@ -102,6 +102,10 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   EXPECT_TRUE(contains(text.out, " thread time idle in them (")) << text.out;
   Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
   EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
+  // The naive kernel runs on one thread: its span is all of its work, written as a percentage.
+  Result naive = run("run_octal", {"grundy", "--n", "2^12", "--engine", "naive", "--profile", "--out", path("n.h5")});
+  ASSERT_EQ(naive.exit_code, 0) << naive.err;
+  EXPECT_TRUE(contains(naive.out, " (100% of the work; ")) << naive.out;
 }
 
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
