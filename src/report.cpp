@@ -70,9 +70,9 @@ std::string profile_text(const WorkSpan& profile) {
   char line[256];
   const double share = profile.work_seconds > 0 ? 100 * profile.span_seconds / profile.work_seconds : 0;
   std::snprintf(line, sizeof line,
-                "work %.3f s, span %.3f s (%.3g%% of the work; %.3f s of it on one thread), wall %.3f s on %d threads\n",
+                "work %.3f s, span %.3f s (%.3g%% of the work; %.3f s of it on one thread), wall %.3f s on %d %s\n",
                 profile.work_seconds, profile.span_seconds, share, profile.one_thread_seconds, profile.wall_seconds,
-                profile.threads);
+                profile.threads, profile.threads == 1 ? "thread" : "threads");
   std::string text = line;
   text += "speedup     on p threads at least (work / ((work - span) / p + span)):";
   const char* separator = " ";

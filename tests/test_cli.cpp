@@ -103,9 +103,11 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
   EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
   // The naive kernel runs on one thread: its span is all of its work, written as a percentage.
-  Result naive = run("run_octal", {"grundy", "--n", "2^12", "--engine", "naive", "--profile", "--out", path("n.h5")});
+  Result naive = run("run_octal", {"grundy", "--n", "2^12", "--engine", "naive", "--profile", "--threads", "1", "--out",
+                                   path("n.h5")});
   ASSERT_EQ(naive.exit_code, 0) << naive.err;
   EXPECT_TRUE(contains(naive.out, " (100% of the work; ")) << naive.out;
+  EXPECT_TRUE(contains(naive.out, " s on 1 thread\n")) << naive.out;
 }
 
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {
