@@ -257,7 +257,7 @@ TEST(EngineThreadCounts, ValuesIdenticalForEveryThreadCount) {
   };
   const bool small = under_sanitizer();
   const Case cases[] = {{"4!.0", small ? 1u << 14 : 1u << 18}, {"0.6", small ? 1u << 14 : 1u << 18},
-                        {"0.007", small ? 1u << 13 : 1u << 17}, {"0.167", small ? 1u << 14 : 1u << 18},
+                        {"0.007", small ? 1u << 13 : 1u << 18}, {"0.167", small ? 1u << 14 : 1u << 18},
                         {"0.127", small ? 1u << 14 : 1u << 18}, {"0.b", small ? 1u << 9 : 1u << 11}};
   for (const Case& c : cases) {
     auto values_with = [&](int threads) {
