@@ -177,6 +177,11 @@ struct Lanes {
     if constexpr (sizeof(T) == 1) return _mm512_mask_cmpeq_epi8_mask(lanes, a, b);
     else return _mm512_mask_cmpeq_epi16_mask(static_cast<__mmask32>(lanes), a, b);
   }
+  // b's lanes where lanes says so, a's elsewhere.
+  static __m512i __attribute__((target("avx512f,avx512bw"))) blend(__mmask64 lanes, __m512i a, __m512i b) {
+    if constexpr (sizeof(T) == 1) return _mm512_mask_blend_epi8(lanes, a, b);
+    else return _mm512_mask_blend_epi16(static_cast<__mmask32>(lanes), a, b);
+  }
   static __m512i __attribute__((target("avx512f,avx512bw"))) broadcast(unsigned value) {
     if constexpr (sizeof(T) == 1) return _mm512_set1_epi8(static_cast<char>(value));
     else return _mm512_set1_epi16(static_cast<short>(value));
@@ -184,18 +189,20 @@ struct Lanes {
 };
 
 // The step as the parallel part would leave it: each heap's four least common values its far
-// pairs do not give (its candidates) listed beforehand, and the last 2 x 64 bytes of values held
-// in two vector registers, so that the near pairs and the one-heap moves are a permute and four
-// compares a vector of lanes, and the chain never waits for a store to reach a load. The first
-// candidate none gives is the value; where all four are given (counted), it is found from bits.
-template <class T>
+// pairs do not give (its candidates) listed beforehand, and the last Registers x 64 bytes of
+// values held in vector registers, so that the near pairs and the one-heap moves are a permute
+// (two and a blend from four registers) and four compares a vector of lanes, and the chain never
+// waits for a store to reach a load. The first candidate none gives is the value; where all four
+// are given (counted), it is found from bits.
+template <class T, int Registers>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void chain_compared(benchmark::State& state,
                                                                            const std::string& code,
                                                                            std::uint64_t from,
                                                                            std::uint64_t count) {
+  static_assert(Registers == 2 || Registers == 4);
   using L = Lanes<T>;
-  constexpr std::uint64_t kHeld = 2 * L::kCount;  // values held in the two registers
-  constexpr std::uint64_t kVectors = 2;           // vectors of lanes, at most
+  constexpr std::uint64_t kHeld = Registers * L::kCount;  // values held in the registers
+  constexpr std::uint64_t kVectors = 2;                   // vectors of lanes, at most
   const std::uint64_t window = static_cast<std::uint64_t>(state.range(0));
   const Game& game = game_of(code, from, count);
   const std::array<Bits, 2> common = common_values(game.mask);
@@ -226,11 +233,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void chain_compared(bench
       if (r < window) add_lane(split.take + r, game.values[r]);
   for (const std::uint64_t k : game.leave_one) add_lane(k, 0);
   const std::uint64_t vectors = (lanes + L::kCount - 1) / L::kCount;
-  __mmask64 used[kVectors];
+  __mmask64 used[kVectors], upper[kVectors] = {};  // upper: lanes read from the second pair of registers
   __m512i index_vector[kVectors], parts_vector[kVectors];
   for (std::uint64_t v = 0; v < kVectors; ++v) {
     const std::uint64_t in_vector = std::min(L::kCount, lanes - std::min(lanes, v * L::kCount));
     used[v] = in_vector == 64 ? ~__mmask64{0} : (__mmask64{1} << in_vector) - 1;
+    for (std::uint64_t j = 0; j < L::kCount; ++j)
+      if (index[v * L::kCount + j] >= 2 * L::kCount) upper[v] |= __mmask64{1} << j;
     index_vector[v] = _mm512_load_si512(index + v * L::kCount);
     parts_vector[v] = _mm512_load_si512(parts + v * L::kCount);
   }
@@ -241,14 +250,17 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void chain_compared(bench
   std::uint64_t all_given = 0;
   for (auto _ : state) {
     T* g = out.data();
-    __m512i low = _mm512_loadu_si512(g + from - kHeld);
-    __m512i high = _mm512_loadu_si512(g + from - L::kCount);
+    __m512i held[Registers];
+    for (int i = 0; i < Registers; ++i) held[i] = _mm512_loadu_si512(g + from - kHeld + i * L::kCount);
     for (std::uint64_t n = from; n < from + count; ++n) {
       const std::array<T, 4>& cand = candidates[n - from];
       __m512i values[kVectors];
       unsigned given = 0;
       for (std::uint64_t v = 0; v < vectors; ++v) {
-        values[v] = _mm512_xor_si512(L::permute(low, index_vector[v], high), parts_vector[v]);
+        __m512i partners = L::permute(held[0], index_vector[v], held[1]);
+        if constexpr (Registers == 4)
+          partners = L::blend(upper[v], partners, L::permute(held[2], index_vector[v], held[3]));
+        values[v] = _mm512_xor_si512(partners, parts_vector[v]);
         for (unsigned j = 0; j < 4; ++j)
           given |= static_cast<unsigned>(L::equal(used[v], values[v], L::broadcast(cand[j])) != 0) << j;
       }
@@ -266,8 +278,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void chain_compared(bench
         value = least(free);
       }
       g[n] = static_cast<T>(value);
-      low = L::permute(low, shift_vector, high);
-      high = L::permute(high, shift_vector, L::broadcast(value));
+      for (int i = 0; i + 1 < Registers; ++i) held[i] = L::permute(held[i], shift_vector, held[i + 1]);
+      held[Registers - 1] = L::permute(held[Registers - 1], shift_vector, L::broadcast(value));
     }
     benchmark::DoNotOptimize(out.data());
     check(code, out, game);
@@ -290,18 +302,30 @@ bool can_compare(benchmark::State& state) {
   state.SkipWithError("needs AVX-512 VBMI");
   return false;
 }
+// Two registers of values while every near pair's partner lies in them, four past that.
+template <class T>
+void compared(benchmark::State& state, const std::string& code, std::uint64_t from, std::uint64_t count) {
+  if (!can_compare(state)) return;
+  const Game& game = game_of(code, from, count);
+  std::uint64_t deepest = game.leave_one.empty() ? 0 : game.leave_one.back();  // takes increase
+  if (!game.splits.empty()) deepest = std::max(deepest, game.splits.back().take + state.range(0) - 1);
+  if (deepest <= 2 * Lanes<T>::kCount)
+    chain_compared<T, 2>(state, code, from, count);
+  else
+    chain_compared<T, 4>(state, code, from, count);
+}
 void compared_bytes(benchmark::State& state, const std::string& code, std::uint64_t from, std::uint64_t count) {
-  if (can_compare(state)) chain_compared<std::uint8_t>(state, code, from, count);
+  compared<std::uint8_t>(state, code, from, count);
 }
 void compared_words(benchmark::State& state, const std::string& code, std::uint64_t from, std::uint64_t count) {
-  if (can_compare(state)) chain_compared<std::uint16_t>(state, code, from, count);
+  compared<std::uint16_t>(state, code, from, count);
 }
 
 }  // namespace
 
 // Grundy's game (1274 rare positions, the last at 82860; values below 256) and 0.6 (1584, the last
 // at 20627; values up to 319), from heap 2^21; near windows of 64 to 1024 heaps, and for the
-// compared step as far as its two registers of values reach.
+// compared step as far as four registers of values reach (256 bytes, 128 16-bit values).
 BENCHMARK_CAPTURE(pair_by_pair_bytes, grundy, std::string("4!.0"), std::uint64_t{1} << 21,
                   std::uint64_t{1} << 20)
     ->RangeMultiplier(2)
@@ -310,7 +334,7 @@ BENCHMARK_CAPTURE(pair_by_pair_bytes, grundy, std::string("4!.0"), std::uint64_t
 BENCHMARK_CAPTURE(compared_bytes, grundy, std::string("4!.0"), std::uint64_t{1} << 21,
                   std::uint64_t{1} << 20)
     ->RangeMultiplier(2)
-    ->Range(64, 128)
+    ->Range(64, 256)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pair_by_pair_words, 0.6, std::string("0.6"), std::uint64_t{1} << 21,
                   std::uint64_t{1} << 20)
@@ -319,8 +343,9 @@ BENCHMARK_CAPTURE(pair_by_pair_words, 0.6, std::string("0.6"), std::uint64_t{1} 
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compared_words, 0.6, std::string("0.6"), std::uint64_t{1} << 21,
                   std::uint64_t{1} << 20)
-    ->RangeMultiplier(2)
-    ->Range(32, 63)
+    ->Arg(32)
+    ->Arg(63)
+    ->Arg(127)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
