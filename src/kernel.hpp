@@ -94,9 +94,6 @@ inline bool auto_prefers_sparse(std::uint64_t n, std::uint64_t rare) {
   return rare * (sweep_looks_up() ? tuning::kAutoLookupReturnFraction : tuning::kAutoReturnFraction) < n;
 }
 
-// The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
-// target, or returns early with a value too wide for their type; that value is appended (the
-// storage widens) and handed to on_wide, and run goes on with the wider type.
 // Which of a few candidate values the options inserted give: bit k of given for candidates[k].
 // A set for MoveTable::mark_simple_options where only those few values matter.
 struct CandidatesGiven {
@@ -107,8 +104,16 @@ struct CandidatesGiven {
   void insert(Value v) {
     for (int k = 0; k < count; ++k) given |= std::uint32_t{candidates[k] == v} << k;
   }
+  // The index of the first candidate no option gives, or -1 when every one is given.
+  int first_not_given() const {
+    const std::uint32_t not_given = ~given & ((std::uint32_t{1} << count) - 1);
+    return not_given == 0 ? -1 : std::countr_zero(not_given);
+  }
 };
 
+// The loop every kernel's extend() runs: run(g) computes on the typed values g until they reach
+// target, or returns early with a value too wide for their type; that value is appended (the
+// storage widens) and handed to on_wide, and run goes on with the wider type.
 template <class Run, class OnWide = void (*)(std::uint64_t, Value)>
 void extend_widening(Sequence& values, std::uint64_t target, Run&& run,
                      OnWide&& on_wide = [](std::uint64_t, Value) {}) {

@@ -1016,9 +1016,8 @@ class SparseKernel final : public Kernel {
       }
     }
     moves_.mark_simple_options(g, n, options);
-    const std::uint32_t not_given = ~options.given & ((std::uint32_t{1} << count) - 1);
-    if (not_given == 0) return Quick::kUndecided;
-    const int chosen = std::countr_zero(not_given);
+    const int chosen = options.first_not_given();
+    if (chosen < 0) return Quick::kUndecided;
     value = candidates[chosen];
     return (listed.unsure >> chosen) & 1 ? Quick::kSpeculative : Quick::kDecided;
   }

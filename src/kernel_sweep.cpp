@@ -302,9 +302,9 @@ class SweepKernel final : public Kernel {
       if (m > start) options.given |= find_pair_values(g.data(), m, 1, m - start, wanted, listed.count);
     }
     moves_.mark_simple_options(g, n, options);
-    const std::uint32_t not_given = ~options.given & ((std::uint32_t{1} << listed.count) - 1);
-    if (not_given == 0) return false;
-    value = listed.values[std::countr_zero(not_given)];
+    const int chosen = options.first_not_given();
+    if (chosen < 0) return false;
+    value = listed.values[chosen];
     return true;
   }
 
