@@ -233,6 +233,16 @@ class SparseKernel final : public Kernel {
   }
 
  private:
+  // Which options a heap's known set holds: its rare pairs with the partner below rare, and its
+  // pairs (a, m - a) with a up to its scanned_to_ and the partner below scanned. The rest are
+  // compared or looked for when the heap is decided.
+  struct Limits {
+    std::uint64_t rare;
+    std::uint64_t scanned;
+  };
+  // In a block, both are the block's first heap.
+  Limits limits_of(std::uint64_t /*n*/) const { return {base_, base_}; }
+
   // The working sets of one full decision, sized for bound_ (fit() before each use).
   struct DecideScratch {
     std::uint64_t bound = 0;
@@ -298,7 +308,7 @@ class SparseKernel final : public Kernel {
         choose_probe_parts(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
-      if (can_decide_quickly(start)) lay_out_near_rare<T>();
+      if (can_decide_quickly(start)) lay_out_near_rare<T>(block_);
       start_undo_log();
       // The ordered part, then the confirmation of the values it took on speculation; a miss
       // (the lowest heap whose full decision differs) is put right and the rest of the block
@@ -311,11 +321,11 @@ class SparseKernel final : public Kernel {
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
         try {
-          too_wide = decide_in_order(g, from, end, start, rare_before_block, speculate);
+          too_wide = decide_in_order(g, from, end, rare_before_block, speculate);
         } catch (const MemoryReachError&) {
           stopped = std::current_exception();
         }
-        const std::optional<Miss> miss = confirm_speculations(g, start, rare_before_block);
+        const std::optional<Miss> miss = confirm_speculations(g, rare_before_block);
         if (!miss) {
           if (stopped) std::rethrow_exception(stopped);
           if (too_wide) return *too_wide;
@@ -392,19 +402,19 @@ class SparseKernel final : public Kernel {
   // options put in a set (the full decision); there a guess that would have been wrong counts as a
   // miss too (block_missed_). Stops early, returning it, at a value that does not fit T.
   template <class T>
-  std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end, std::uint64_t start,
+  std::optional<Value> decide_in_order(ValueVector<T>& g, std::uint64_t from, std::uint64_t end,
                                        std::size_t rare_before_block, bool speculate) {
     const Value type_max = std::numeric_limits<T>::max();
-    const bool quick = can_decide_quickly(start);
+    const bool quick = can_decide_quickly(base_);
     for (std::uint64_t n = from; n < end; ++n) {
       Value value = 0;
       const Quick outcome =
-          quick ? decide_quickly_exact(g, n, start, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
+          quick ? decide_quickly_exact(g, n, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
       if (outcome == Quick::kSpeculative && speculate) {
         speculated_.push_back(n);
       } else if (outcome != Quick::kDecided) {
         const Value guess = value;
-        value = decide_fully(g, n, start, rare_before_block, ordered_scratch_);
+        value = decide_fully(g, n, rare_before_block, ordered_scratch_);
         if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
       }
       if (value > type_max) return value;
@@ -425,7 +435,7 @@ class SparseKernel final : public Kernel {
   // A full decision that needs released values (MemoryReachError) below any miss is rethrown,
   // once the values from its heap on are forgotten, as the ordered part would have thrown it.
   template <class T>
-  std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::uint64_t start, std::size_t rare_before_block) {
+  std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::size_t rare_before_block) {
     const std::size_t count = speculated_.size();
     if (count == 0) return std::nullopt;
     confirmed_.resize(count);
@@ -443,7 +453,7 @@ class SparseKernel final : public Kernel {
       for (std::size_t i = 0; i < count; ++i) {
         timer.start();
         try {
-          confirmed_[i] = decide_fully(g, speculated_[i], start, rare_before_block, scratch);
+          confirmed_[i] = decide_fully(g, speculated_[i], rare_before_block, scratch);
         } catch (const MemoryReachError&) {
 #pragma omp critical(sgx_confirm_stopped)
           if (i < first_stopped) {
@@ -480,16 +490,9 @@ class SparseKernel final : public Kernel {
   template <class T>
   void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
-    size_sets(known_, count, bound_);
-    scanned_to_.assign(count, 0);
-    const auto& splits = moves_.split_two();
-    exact_below_.assign(count, kExact);
-    remark_.assign(count, 0);
-    screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
+    prepare_heaps(start, count);
     const bool quick = can_decide_quickly(start);
-    candidates_.resize(count);
-    candidates_bound_ = bound_;
-    const bool parallel = rare_.size() * count * splits.size() >= tuning::kSparseParallelMinPairs;
+    const bool parallel = rare_.size() * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
     Ticks region_started = timed ? read_ticks() : 0;
@@ -503,17 +506,7 @@ class SparseKernel final : public Kernel {
 #pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         mark_timer.start();
-        const std::uint64_t last = std::min(count, first + tuning::kSparseGroup);
-        std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
-        screened.clear();
-        mark_rare_pairs_of_group(g, start, first, last, group, screening ? &screened : nullptr);
-        mark_probe_pairs_of_group(g, start, first, last, group);
-        for (std::uint64_t i = first; i < last; ++i) {
-          known_[i].clear();
-          group.move_row_into(i - first, known_[i]);
-        }
-        if constexpr (sizeof(T) <= 2)
-          if (!screened.empty()) screen_group(g, start, first, last, screened);
+        mark_known_pairs_of_group(g, first, std::min(count, first + tuning::kSparseGroup), start, group, screening);
         mark_timer.stop();
       }
       // Then each heap's own work, a few heaps a task: the pairs of a heap whose screening failed,
@@ -533,12 +526,8 @@ class SparseKernel final : public Kernel {
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseHeapsPerTask) {
         heap_timer.start();
         for (std::uint64_t i = first; i < std::min(count, first + tuning::kSparseHeapsPerTask); ++i) {
-          if (remark_[i]) mark_screened_pairs(g, i, marks);
-          const ValueSet& common = common_pattern(start + i);
-          const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
-          if (missing.assign_missing_below(known_[i], common, c) > 0)
-            scanned_to_[i] = collect_missing(g, start + i, 1, 0, start, marks, missing, known_[i]).listed_to;
-          if (quick) list_candidates<T>(start + i, start);
+          scan_known_pairs(g, i, start, marks, missing);
+          if (quick) list_candidates<T>(start + i);
         }
         heap_timer.stop();
       }
@@ -551,13 +540,63 @@ class SparseKernel final : public Kernel {
     review_screening();
   }
 
-  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies below start.
+  // Sizes the per-heap state (known_ and the rest) for count heaps from base on, cleared.
+  void prepare_heaps(std::uint64_t base, std::uint64_t count) {
+    base_ = base;
+    size_sets(known_, count, bound_);
+    scanned_to_.assign(count, 0);
+    exact_below_.assign(count, kExact);
+    remark_.assign(count, 0);
+    screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
+    candidates_.resize(count);
+    candidates_bound_ = bound_;
+  }
+
+  // Puts into the known sets of the heaps base_ + i, i in [first, last) (one group), their rare
+  // pairs and probe pairs with the partner below limit, the rare pairs marked or (with screening)
+  // screened.
+  template <class T>
+  void mark_known_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t limit,
+                                 GroupMarks& group, bool screening) {
+    std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
+    screened.clear();
+    mark_rare_pairs_of_group(g, first, last, 0, limit, group, screening ? &screened : nullptr);
+    mark_probe_pairs_of_group(g, first, last, limit, group);
+    for (std::uint64_t i = first; i < last; ++i) {
+      known_[i].clear();
+      group.move_row_into(i - first, known_[i]);
+    }
+    if constexpr (sizeof(T) <= 2)
+      if (!screened.empty()) screen_group(g, first, last, screened);
+  }
+
+  // Heap base_ + i's own part of what is known before it is decided: the screened pairs where its
+  // screening failed, then its scan for the rare values below its least common value not known,
+  // among the pairs with the partner below limit (scanned_to_).
+  template <class T>
+  void scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
+                        ValueSet& missing) {
+    if (remark_[i]) mark_screened_pairs(g, i, marks);
+    const ValueSet& common = common_pattern(base_ + i);
+    const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
+    if (missing.assign_missing_below(known_[i], common, c) > 0)
+      scanned_to_[i] = collect_missing(g, base_ + i, 1, 0, limit, marks, missing, known_[i]).listed_to;
+  }
+
+  // The rare r whose partner m - r lies in [low, high): m - high < r <= m - low, and as parts are
+  // non-empty, 1 <= r < m.
+  std::pair<RareIt, RareIt> rare_partnered(std::uint64_t m, std::uint64_t low, std::uint64_t high) const {
+    if (low > m) return {rare_.end(), rare_.end()};
+    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= high ? m - high : 0);
+    return {first, std::max(first, std::lower_bound(first, rare_.end(), std::min(m, m - low + 1)))};
+  }
+
+  // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies in [low, high).
   template <class T, class Marks>
-  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t start,
-                       Marks& marks) const {
-    // partner m - r < start  <=>  r > m - start; parts are non-empty, so r >= 1 and r < m.
-    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= start ? m - start : 0);
-    mark_pairs(g, move, m, first, std::lower_bound(first, rare_.end(), m), marks);
+  void mark_rare_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t low,
+                       std::uint64_t high, Marks& marks) const {
+    const auto [first, last] = rare_partnered(m, low, high);
+    mark_pairs(g, move, m, first, last, marks);
   }
 
   // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m. Called for every heap of
@@ -586,33 +625,34 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Marks, for the heaps start + i with i in [first, last) (at most kSparseGroup), the values of
-  // their rare pairs with partner below start into one row of marks per heap. A rare r that pairs
-  // with every heap of the group meets the partners G(m - r) of consecutive heaps in consecutive
-  // places, so its values are one vectorised XOR and a plain store per heap (or, below 64, bits
-  // for 64 heaps at once: GroupMarks); only the few r at the edges are paired heap by heap.
+  // Marks, for the heaps base_ + i with i in [first, last) (at most kSparseGroup), the values of
+  // their rare pairs with the partner in [low, high) into one row of marks per heap. A rare r that
+  // pairs with every heap of the group meets the partners G(m - r) of consecutive heaps in
+  // consecutive places, so its values are one vectorised XOR and a plain store per heap (or, below
+  // 64, bits for 64 heaps at once: GroupMarks); only the few r at the edges are paired heap by heap.
   //
   // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
   // are left to screen_group, listed in screened.
   template <class T>
-  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                std::uint64_t last, GroupMarks& group, std::vector<Screened>* screened) const {
+  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t low,
+                                std::uint64_t high, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
     group.prepare(heaps, bound_, sizeof(T) == 1 && marks_as_bits());
     for (const SplitMove& move : moves_.split_two()) {
-      const std::uint64_t n_lo = start + first;
+      const std::uint64_t n_lo = base_ + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
         for (std::uint64_t j = 0; j < heaps; ++j) {
           if (move.take + 2 > n_lo + j) continue;
-          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, start, marks); });
+          group.mark_heap(j, [&](auto& marks) { mark_rare_pairs(g, move, n_lo + j - move.take, low, high, marks); });
         }
         continue;
       }
       const std::uint64_t m_lo = n_lo - move.take;
       const std::uint64_t m_hi = m_lo + heaps - 1;
-      // r pairs with every heap: partner below start for the largest m, and r below the smallest.
-      const auto every_first = std::upper_bound(rare_.begin(), rare_.end(), m_hi >= start ? m_hi - start : 0);
-      const auto every_last = std::max(every_first, std::lower_bound(rare_.begin(), rare_.end(), m_lo));
+      // r pairs with every heap: partner below high for the largest m, at least low for the
+      // smallest, and r below the smallest m.
+      const auto every_first = rare_partnered(m_hi, 0, high).first;
+      const auto every_last = std::max(every_first, rare_partnered(m_lo, low, high).second);
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
@@ -622,10 +662,10 @@ class SparseKernel final : public Kernel {
       mark_pairs_with_every_heap(g, move, m_lo, heaps, every_first, marked_last, group);
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
+        const auto [heap_first, heap_last] = rare_partnered(m, low, high);
         group.mark_heap(j, [&](auto& marks) {
-          mark_pairs(g, move, m, std::upper_bound(rare_.begin(), every_first, m >= start ? m - start : 0),
-                     every_first, marks);
-          mark_pairs(g, move, m, every_last, std::lower_bound(every_last, rare_.end(), m), marks);
+          mark_pairs(g, move, m, heap_first, std::clamp(every_first, heap_first, heap_last), marks);
+          mark_pairs(g, move, m, std::clamp(every_last, heap_first, heap_last), heap_last, marks);
         });
       }
     }
@@ -655,25 +695,25 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Marks the probe pairs (a, m - a), a in probe_parts_, of the heaps start + i, i in [first,
+  // Marks the probe pairs (a, m - a), a in probe_parts_, of the heaps base_ + i, i in [first,
   // last), into their rows: for a given a the partners m - a of a group's heaps are consecutive,
   // so each a is one vectorised XOR and a store per heap, as for a rare position. Only the a that
-  // pair every heap of the group with a partner below start are taken, and while values are
+  // pair every heap of the group with a partner below limit are taken, and while values are
   // released only those with both parts held: a in the prefix (parts chosen before the release
   // may lie past it; choose_probe_parts takes later ones there), every partner in the tail. The
   // probe parts being the first places of values, their partners lie near n, well inside the
   // tail (at least kBoundedMinTail values).
   template <class T>
-  [[gnu::noinline]] void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first,
-                                 std::uint64_t last, GroupMarks& group) const {
+  [[gnu::noinline]] void mark_probe_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                                   std::uint64_t limit, GroupMarks& group) const {
     const std::uint64_t heaps = last - first;
     for (const SplitMove& move : moves_.split_two()) {
-      if (move.take + 2 > start + first) continue;
-      const std::uint64_t m_lo = start + first - move.take, m_hi = m_lo + heaps - 1;
+      if (move.take + 2 > base_ + first) continue;
+      const std::uint64_t m_lo = base_ + first - move.take, m_hi = m_lo + heaps - 1;
       if (m_lo < tail_start_) continue;
-      // Partner m - a below start for the largest m; a first part of the smallest m, its partner
+      // Partner m - a below limit for the largest m; a first part of the smallest m, its partner
       // m_lo - a (the least of the group) held.
-      const std::uint64_t least = m_hi >= start ? m_hi - start + 1 : 1;
+      const std::uint64_t least = m_hi >= limit ? m_hi - limit + 1 : 1;
       const std::uint64_t most = std::min({move.largest_first_part(m_lo), m_lo - tail_start_,
                                           prefix_end_ > 0 ? prefix_end_ - 1 : 0});
       for (auto a = std::lower_bound(probe_parts_.begin(), probe_parts_.end(), least);
@@ -717,19 +757,19 @@ class SparseKernel final : public Kernel {
       }
   }
 
-  // Finishes the known sets of the heaps start + i, i in [first, last), from the rare pairs left
+  // Finishes the known sets of the heaps base_ + i, i in [first, last), from the rare pairs left
   // in screened: each heap's kScreenSlots least common values not yet seen are its candidates, and
   // the pairs say which of them they give. A heap whose candidates all turn up must have its pairs
   // marked after all (its least unseen common value lies past them): remark_ says so, and
   // mark_screened_pairs does it; exact_below_ says where each set stops being exact.
   template <class T>
-  void screen_group(const ValueVector<T>& g, std::uint64_t start, std::uint64_t first, std::uint64_t last,
+  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
                     const std::vector<Screened>& screened) {
     const std::uint64_t heaps = last - first;
     ScreenCandidates<T> candidates;
     for (std::uint64_t j = 0; j < heaps; ++j) {
       int listed = 0;
-      const ValueSet& common = common_pattern(start + first + j);
+      const ValueSet& common = common_pattern(base_ + first + j);
       known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
         candidates.values[listed++][j] = static_cast<T>(v);
         return listed < kScreenSlots;
@@ -748,7 +788,7 @@ class SparseKernel final : public Kernel {
       for (int k = 0; k < kScreenSlots; ++k)
         if ((hits[k] >> j) & 1) known.insert(candidates.values[k][j]);
       if (exact_below_[first + j] == kExact ||
-          known.first_missing_of(common_pattern(start + first + j), static_cast<Value>(bound_)) <
+          known.first_missing_of(common_pattern(base_ + first + j), static_cast<Value>(bound_)) <
               exact_below_[first + j])
         continue;
       remark_[first + j] = 1;
@@ -760,7 +800,7 @@ class SparseKernel final : public Kernel {
     remarked_heaps_ += remarked;
   }
 
-  // Marks the screened rare pairs of the block's heap i whose screening failed (remark_) into its
+  // Marks the screened rare pairs of heap base_ + i whose screening failed (remark_) into its
   // known set, which is then exact.
   template <class T>
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
@@ -772,16 +812,16 @@ class SparseKernel final : public Kernel {
     exact_below_[i] = kExact;
   }
 
-  // Lists, for the ordered part's quick decision of heap n (block from start), the least common
-  // values missing from its known set, and which of them have a rare value below them that is not
-  // known present either. Done in the parallel part, so that the ordered part only compares.
+  // Lists, for the ordered part's quick decision of heap n, the least common values missing from
+  // its known set, and which of them have a rare value below them that is not known present
+  // either. Done in the parallel part, so that the ordered part only compares.
   template <class T>
-  void list_candidates(std::uint64_t n, std::uint64_t start) {
-    Candidates& listed = candidates_[n - start];
-    const ValueSet& known = known_[n - start];
+  void list_candidates(std::uint64_t n) {
+    Candidates& listed = candidates_[n - base_];
+    const ValueSet& known = known_[n - base_];
     const ValueSet& common = common_pattern(n);
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
-    const Value limit = std::min<Value>({exact_below_[n - start], static_cast<Value>(bound_),
+    const Value limit = std::min<Value>({exact_below_[n - base_], static_cast<Value>(bound_),
                                          static_cast<Value>(std::numeric_limits<T>::max())});
     listed.count = 0;
     listed.unsure = 0;
@@ -874,11 +914,11 @@ class SparseKernel final : public Kernel {
     return {listed_to, left > 0 && reach_a < wanted_a, reach_a};
   }
 
-  // Pairs of heap n with a rare part and the partner inside the block: small rare r, and rare
+  // Pairs of heap n with a rare part and the partner from limit on: small rare r, and rare
   // positions that joined during this block. (Pairs of two common parts give rare values only:
   // decide() looks for those when it needs them.)
   template <class T>
-  void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
+  void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
                                     std::size_t rare_before_block, ValueSet& seen) const {
     const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
     const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});  // parts are non-empty
@@ -887,32 +927,32 @@ class SparseKernel final : public Kernel {
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
-      // Rare r from before the block whose partner m - r lies inside it: 1 <= r <= m - start.
-      if (m >= start)
-        mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - start, m - 1)), seen);
+      // Rare r from before the block whose partner m - r is limit or more: 1 <= r <= m - limit.
+      if (m >= limit)
+        mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - limit, m - 1)), seen);
       mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
     }
   }
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too. Pairs that can still show one present: those with the partner
-  // inside the block, and those past scanned_to.
+  // from limits.scanned on, and those past scanned_to.
   // Common values from exact_below on may have been seen without being listed (screen_group): if
-  // the least unseen one lies there, the rare pairs with partner below start are listed again.
+  // the least unseen one lies there, the rare pairs with partner below limits.rare are listed again.
   template <class T>
-  Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, ValueSet& seen,
-               std::uint64_t scanned_to, Value exact_below, DecideScratch& scratch) const {
+  Value decide(const ValueVector<T>& g, std::uint64_t n, Limits limits, ValueSet& seen, std::uint64_t scanned_to,
+               Value exact_below, DecideScratch& scratch) const {
     const ValueSet& common = common_pattern(n);
     ValueSet& missing = scratch.missing;
     Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
-        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, start, scratch.marks);
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 0, limits.rare, scratch.marks);
       scratch.marks.move_into(seen);
       c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
     if (missing.assign_missing_below(seen, common, c) == 0) return c;
-    collect_missing(g, n, 1, start, n, scratch.marks, missing, seen);
+    collect_missing(g, n, 1, limits.scanned, n, scratch.marks, missing, seen);
     if (missing.first_present(c) < c) {
       const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, scratch.marks, missing, seen);
       if (scan.cut_short)
@@ -925,28 +965,30 @@ class SparseKernel final : public Kernel {
   }
 
   // G(n) from every option: the pairs listed for it in the parallel part, its simple options and
-  // its pairs with a partner inside the block, then decide(). Reads only the values below n.
+  // its rare pairs with a partner from limits_of(n).rare on, then decide(). Reads only the values
+  // below n.
   template <class T>
-  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
+  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                      DecideScratch& scratch) const {
     scratch.fit(bound_);
+    const Limits limits = limits_of(n);
     ValueSet& seen = scratch.seen;
-    seen.assign(known_[n - start]);
+    seen.assign(known_[n - base_]);
     if (moves_.split_three().empty()) {
       moves_.mark_simple_options(g, n, seen);
     } else {  // three-heap splits have many options: marked, then folded
       moves_.mark_simple_options(g, n, scratch.marks);
       scratch.marks.move_into(seen);
     }
-    enumerate_pairs_inside_block(g, n, start, rare_before_block, seen);
-    return decide(g, n, start, seen, scanned_to_[n - start], exact_below_[n - start], scratch);
+    enumerate_pairs_inside_block(g, n, limits.rare, rare_before_block, seen);
+    return decide(g, n, limits, seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
   }
 
   // Whether decide_quickly may be used for the block from start (can_compare_candidates): then
   // the near rare positions (r <= block_) pair with every heap, r < m / 2.
   bool can_decide_quickly(std::uint64_t start) const { return lists_rare_ && can_compare_candidates(start, block_); }
 
-  // The rare positions r <= W (W = block_) laid out in reverse: lane j holds G(r) for
+  // The rare positions r <= W (W = near_) laid out in reverse: lane j holds G(r) for
   // r = W - j, or is a hole where W - j is not rare. A heap's pairs (r, m - r) with such r are then
   // the lanes against its partners m - W + j read forwards (find_xor_values).
   template <class T>
@@ -963,14 +1005,15 @@ class SparseKernel final : public Kernel {
     return std::get<NearRare<T>>(near_rare_);
   }
   template <class T>
-  void lay_out_near_rare() {
+  void lay_out_near_rare(std::uint64_t lanes) {
+    near_ = lanes;
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= block_; ++k)
+    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= near_; ++k)
       if (rare_[k] > 0) {
-        near.parts[block_ - rare_[k]] = static_cast<T>(rare_values_[k]);
-        near.holes[block_ - rare_[k]] = 0;
+        near.parts[near_ - rare_[k]] = static_cast<T>(rare_values_[k]);
+        near.holes[near_ - rare_[k]] = 0;
       }
   }
 
@@ -989,10 +1032,10 @@ class SparseKernel final : public Kernel {
   // those rare values is given by no option at all, a new rare position (few past the first
   // thousands of heaps).
   template <class T>
-  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start, std::size_t rare_before_block,
-                       Value& value) const {
+  Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
-    const Candidates& listed = candidates_[n - start];
+    const std::uint64_t start = limits_of(n).rare;
+    const Candidates& listed = candidates_[n - base_];
     const int count = listed.count;
     if (count == 0) return Quick::kUndecided;
     T candidates[tuning::kQuickCandidates];
@@ -1005,8 +1048,8 @@ class SparseKernel final : public Kernel {
         // Partners start..m-1 are the last m - start lanes. Lanes before them pair r with a
         // partner below start, options already known, so whole vectors of 64 bytes are taken.
         constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-        const std::uint64_t lanes = std::min(block_, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
-        const std::uint64_t first_lane = block_ - lanes;
+        const std::uint64_t lanes = std::min(near_, (m - start + kVectorLanes - 1) / kVectorLanes * kVectorLanes);
+        const std::uint64_t first_lane = near_ - lanes;
         options.given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes),
                                          near.holes.data() + first_lane, lanes, candidates, count);
       }
@@ -1029,14 +1072,14 @@ class SparseKernel final : public Kernel {
   // is then settled by the compare: on Grundy's game to 2^22, 8559 full decisions are left of
   // 72617.
   template <class T>
-  Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::uint64_t start,
-                             std::size_t rare_before_block, Value& value, DecideScratch& scratch) {
-    const Quick outcome = decide_quickly(g, n, start, rare_before_block, value);
-    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - start] == kExact) return outcome;
+  Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value,
+                             DecideScratch& scratch) {
+    const Quick outcome = decide_quickly(g, n, rare_before_block, value);
+    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - base_] == kExact) return outcome;
     scratch.fit(bound_);
-    mark_screened_pairs(g, n - start, scratch.marks);
-    list_candidates<T>(n, start);
-    return decide_quickly(g, n, start, rare_before_block, value);
+    mark_screened_pairs(g, n - base_, scratch.marks);
+    list_candidates<T>(n);
+    return decide_quickly(g, n, rare_before_block, value);
   }
 
   void count_value(std::uint64_t n, Value value) {
@@ -1155,6 +1198,8 @@ class SparseKernel final : public Kernel {
   const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
+  std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
+  std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
   std::uint64_t bound_ = 1;            // a power of two above every value so far
   RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;
@@ -1177,7 +1222,7 @@ class SparseKernel final : public Kernel {
   std::vector<Value> confirmed_;       // their full decisions
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
-  std::vector<ValueSet> known_;        // per heap of the block: pairs known before the block
+  std::vector<ValueSet> known_;        // per heap from base_: pairs known before it is decided (limits_of)
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
