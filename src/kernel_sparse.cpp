@@ -35,12 +35,19 @@
 // all that is left, the value is taken on speculation and the looks run after the block, in
 // parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
 // rest of the block is decided again.
+//
+// On more than one thread, past the first heaps, blocks give way to a pipeline: one thread
+// decides heaps in order without waiting at block ends, while the others list each group's pairs
+// ahead of it, as soon as the values they read are decided, and confirm its speculations behind
+// it (see SparseKernel::pipeline).
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <exception>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -65,6 +72,8 @@ using RareIt = std::vector<std::uint64_t>::const_iterator;
 
 static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
 static_assert(tuning::kSparseGroup <= kBitHeaps, "a group's pairs are marked as bits in one go");
+static_assert(tuning::kQuickCandidates <= kScreenSlots && kScreenSlots <= 16,
+              "a heap's candidates are bits of 16, and screened together");
 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
@@ -233,6 +242,12 @@ class SparseKernel final : public Kernel {
   }
 
  private:
+  // A heap whose full decision differs from the value taken on speculation.
+  struct Miss {
+    std::uint64_t heap;
+    Value value;  // its true value
+  };
+
   // Which options a heap's known set holds: its rare pairs with the partner below rare, and its
   // pairs (a, m - a) with a up to its scanned_to_ and the partner below scanned. The rest are
   // compared or looked for when the heap is decided.
@@ -240,8 +255,13 @@ class SparseKernel final : public Kernel {
     std::uint64_t rare;
     std::uint64_t scanned;
   };
-  // In a block, both are the block's first heap.
-  Limits limits_of(std::uint64_t /*n*/) const { return {base_, base_}; }
+  // In a block, both are the block's first heap; in the pipeline, its group's first gate
+  // (limit_of_group).
+  Limits limits_of(std::uint64_t n) const {
+    if (!pipelined_) return {base_, base_};
+    const std::uint64_t limit = limit_of_group((n - base_) / tuning::kSparseGroup);
+    return {limit, limit};
+  }
 
   // The working sets of one full decision, sized for bound_ (fit() before each use).
   struct DecideScratch {
@@ -301,6 +321,11 @@ class SparseKernel final : public Kernel {
         if (mask_stale_) choose_mask(g);
         continue;
       }
+      if (can_pipeline<T>(g.size(), target)) {
+        pipeline(g, target);
+        if (mask_stale_) choose_mask(g);
+        continue;
+      }
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + block_);
       const std::size_t rare_before_block = rare_.size();
@@ -342,6 +367,407 @@ class SparseKernel final : public Kernel {
       if (mask_stale_) choose_mask(g);
     }
     return 0;
+  }
+
+  // ---- The pipeline: heaps in groups, each task started as soon as the values it reads are decided.
+  //
+  // Blocks make every thread wait at each block's end while one decides its heaps in order. Past
+  // the first heaps, on more than one thread, one thread (the chain) decides heaps in order
+  // without a stop while the others work ahead of it and behind it. Each group of kSparseGroup
+  // heaps from s on passes through these tasks, D running through kPipelineDistances:
+  // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs and probe pairs with
+  //   the partner below that are marked or screened, each heap's scan run, and its candidates
+  //   listed (what a block's parallel part does, with more candidates);
+  // - once the heaps below s + 64 - D[k] are decided: its pairs with the rare r in [D[k], D[k-1])
+  //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
+  //   which pair with every heap of the group, screened against the candidates (screen_band);
+  //   the last two bands also list further candidates where few are left (extend_candidates),
+  //   and the one before the last carries the scan on up to the first candidate left
+  //   (scan_below_first_left);
+  // - the chain compares each heap's pairs with the near rare positions (r up to the last
+  //   distance) and its simple options with the candidates left, as a block's ordered part does,
+  //   and takes the first none gives, on speculation where a rare value below it is not known
+  //   present;
+  // - behind the chain: the group's speculations are confirmed by full decisions.
+  // A band [D', D) has D - 64 heaps of slack before the chain needs it, so the chain waits for
+  // none on many threads, and the span is about the chain's own time.
+  // A full decision on the chain that gives a rare value or a wider one, and a wrong speculation,
+  // stop the pipeline: the values from the first wrong one on are taken back, and blocks go on.
+  static constexpr int kPipelineStages = static_cast<int>(std::size(tuning::kPipelineDistances));
+
+  // One group's progress. Its tasks run one at a time (claimed), in order: stage counts those done.
+  struct PipelineGroup {
+    std::atomic<int> stage{0};  // kPipelineStages: its candidates are listed, the chain may take it
+    std::atomic<bool> claimed{false};
+    std::atomic<bool> confirmed{false};
+    std::uint64_t speculated = 0;  // bit j: heap j's value was taken on speculation (written by the chain)
+    std::optional<Miss> miss;      // its first heap whose confirmation differs
+    Ticks took[kPipelineStages] = {};  // each task's time, for the profile
+    Ticks chain_took = 0, confirm_took = 0;
+  };
+
+  struct Pipeline {
+    explicit Pipeline(std::uint64_t group_count) : groups(group_count) {}
+    std::vector<PipelineGroup> groups;
+    std::atomic<std::uint64_t> decided{0};   // heaps from base_ decided by the chain
+    std::atomic<std::uint64_t> chained{0};   // groups the chain has passed
+    std::atomic<std::uint64_t> confirmed{0};  // groups confirmed (or with nothing to confirm)
+    std::atomic<std::uint64_t> oldest_unconfirmed{0};  // no group below it is left to confirm
+    std::atomic<bool> stop{false};           // no more tasks ahead of the chain
+    std::atomic<bool> chain_done{false};
+    std::uint64_t chain_end = 0;             // the first heap not decided, once chain_done
+    bool timed = false;
+  };
+
+  // The per-thread working sets of the pipeline's tasks.
+  struct PipelineWorker {
+    explicit PipelineWorker(std::uint64_t bound) : marks(bound), missing(bound) {}
+    GroupMarks group;
+    ValueMarks marks;
+    ValueSet missing;
+    DecideScratch scratch;
+  };
+
+  // Whether the heaps from start on, towards target, go through the pipeline.
+  template <class T>
+  bool can_pipeline(std::uint64_t start, std::uint64_t target) const {
+    // Its bands are screened (so 8 or 16 bits, where screen_rare_pairs runs), it reads every
+    // value (no values released), and its chain decides quickly.
+    return omp_get_max_threads() > 1 && sizeof(T) <= 2 && can_screen_pairs() && !released_ && !mask_stale_ &&
+           start >= pipeline_from_ && start >= 2 * tuning::kPipelineDistances[0] &&
+           target - start >= tuning::kPipelineLeastHeaps && quiet_blocks_ >= tuning::kPipelineAfterQuietBlocks &&
+           can_decide_quickly(start);
+  }
+
+  // The partner below which a heap of group q has its pairs in its known set (limits_of).
+  std::uint64_t limit_of_group(std::uint64_t q) const { return pipeline_gate(q, 0); }
+
+  // The heap from which group q's stage may run: the heaps below it are decided.
+  std::uint64_t pipeline_gate(std::uint64_t q, int stage) const {
+    return base_ + (q + 1) * tuning::kSparseGroup - tuning::kPipelineDistances[stage];
+  }
+
+  // Decides the heaps from g.size() towards target (see above), stopping early where it must.
+  template <class T>
+  void pipeline(ValueVector<T>& g, std::uint64_t target) {
+    const std::uint64_t start = g.size();
+    if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
+      choose_probe_parts(g);
+    const std::uint64_t count = target - start;
+    prepare_heaps(start, count);
+    pipelined_ = true;
+    lay_out_near_rare<T>(tuning::kPipelineNear);
+    start_undo_log();
+    Pipeline pipe((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
+    pipe.timed = timing_tasks();
+    const Ticks started = pipe.timed ? read_ticks() : 0;
+    g.resize(target);  // the chain writes in place, as other threads read the values below
+#pragma omp parallel
+    {
+      PipelineWorker worker(bound_);
+      if (omp_get_thread_num() == 0) run_chain(g, pipe, worker);
+      help_pipeline(g, pipe, worker);
+    }
+    pipelined_ = false;
+    g.resize(pipe.chain_end);
+    if (pipe.timed) record_region(pipeline_ticks(pipe), started, true);
+    review_screening();
+    pipeline_from_ = pipe.chain_end < target ? pipe.chain_end + block_ : 0;
+    for (const PipelineGroup& group : pipe.groups)
+      if (group.miss) {
+        quiet_blocks_ = 0;
+        forget_from(g, group.miss->heap);
+        g.push_back(static_cast<T>(group.miss->value));
+        record(group.miss->heap, group.miss->value);
+        break;
+      }
+  }
+
+  // The chain: each group's heaps in order, once its candidates are listed, helping with the
+  // other tasks while they are not.
+  template <class T>
+  void run_chain(ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+    const Value type_max = std::numeric_limits<T>::max();
+    const std::uint64_t count = g.size() - base_;
+    std::uint64_t n = base_;
+    for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
+      PipelineGroup& group = pipe.groups[q];
+      // A wrong speculation stops the tasks ahead (and so the wait).
+      while (group.stage.load(std::memory_order_acquire) < kPipelineStages &&
+             !pipe.stop.load(std::memory_order_relaxed))
+        if (!run_pipeline_task(g, pipe, worker)) std::this_thread::yield();
+      if (pipe.stop.load(std::memory_order_relaxed)) break;
+      const Ticks began = pipe.timed ? read_ticks() : 0;
+      const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
+      for (; n < end; ++n) {
+        Value value = 0;
+        // Not decide_quickly_exact: candidates listed again would miss what the bands gave.
+        const Quick outcome = decide_quickly(g, n, rare_.size(), value);
+        if (outcome == Quick::kSpeculative) {
+          group.speculated |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
+        } else if (outcome == Quick::kUndecided) {
+          value = decide_fully(g, n, rare_.size(), ordered_scratch_);
+          // A rare value joins the rare list, a wider one changes the sets' bounds: both are the
+          // blocks' to record, once no task reads them.
+          if (value >= bound_ || value > type_max || is_rare(value, n, mask_)) {
+            pipe.stop.store(true, std::memory_order_relaxed);
+            break;
+          }
+        }
+        g[n] = static_cast<T>(value);
+        ++histogram_[value];  // common and within the bound: all that record() would do
+        odd_histogram_[value] += n & 1;
+      }
+      if (pipe.timed) group.chain_took = read_ticks() - began;
+      if (group.speculated == 0) {
+        group.confirmed.store(true, std::memory_order_relaxed);
+        pipe.confirmed.fetch_add(1, std::memory_order_relaxed);
+      }
+      pipe.decided.store(n - base_, std::memory_order_release);
+      pipe.chained.store(q + 1, std::memory_order_release);
+    }
+    pipe.chain_end = n;
+    pipe.stop.store(true, std::memory_order_relaxed);
+    pipe.chain_done.store(true, std::memory_order_release);
+  }
+
+  // Runs tasks until the chain is done and every group it passed is confirmed.
+  template <class T>
+  void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+    for (;;) {
+      if (run_pipeline_task(g, pipe, worker)) continue;
+      if (pipe.chain_done.load(std::memory_order_acquire) &&
+          pipe.confirmed.load(std::memory_order_acquire) == pipe.chained.load(std::memory_order_acquire))
+        return;
+      std::this_thread::yield();
+    }
+  }
+
+  // Claims and runs one task: the oldest confirmation behind the chain first (a wrong
+  // speculation makes the work after it void), then the nearest to the chain ahead of it.
+  // Returns false if none was ready.
+  template <class T>
+  bool run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+    const std::uint64_t decided = base_ + pipe.decided.load(std::memory_order_acquire);
+    const std::uint64_t chained = pipe.chained.load(std::memory_order_acquire);
+    auto claim = [](PipelineGroup& group) { return !group.claimed.exchange(true, std::memory_order_acquire); };
+    auto release = [](PipelineGroup& group) { group.claimed.store(false, std::memory_order_release); };
+    std::uint64_t oldest = pipe.oldest_unconfirmed.load(std::memory_order_relaxed);
+    while (oldest < chained && pipe.groups[oldest].confirmed.load(std::memory_order_acquire))
+      pipe.oldest_unconfirmed.compare_exchange_weak(oldest, oldest + 1, std::memory_order_relaxed);
+    for (std::uint64_t q = oldest; q < chained; ++q) {
+      PipelineGroup& group = pipe.groups[q];
+      if (group.confirmed.load(std::memory_order_acquire) || !claim(group)) continue;
+      if (!group.confirmed.load(std::memory_order_acquire)) {
+        const Ticks began = pipe.timed ? read_ticks() : 0;
+        confirm_group(g, q, group, worker);
+        if (pipe.timed) group.confirm_took = read_ticks() - began;
+        if (group.miss) pipe.stop.store(true, std::memory_order_relaxed);
+        group.confirmed.store(true, std::memory_order_release);
+        pipe.confirmed.fetch_add(1, std::memory_order_release);
+        release(group);
+        return true;
+      }
+      release(group);
+    }
+    if (!pipe.stop.load(std::memory_order_relaxed)) {
+      const std::uint64_t ahead = tuning::kPipelineDistances[0] / tuning::kSparseGroup + 1;
+      for (std::uint64_t q = chained; q < std::min<std::uint64_t>(pipe.groups.size(), chained + ahead); ++q) {
+        PipelineGroup& group = pipe.groups[q];
+        int stage = group.stage.load(std::memory_order_acquire);
+        if (stage >= kPipelineStages || pipeline_gate(q, stage) > decided || !claim(group)) continue;
+        stage = group.stage.load(std::memory_order_acquire);  // it may have moved on before the claim
+        if (stage < kPipelineStages && pipeline_gate(q, stage) <= decided) {
+          const Ticks began = pipe.timed ? read_ticks() : 0;
+          run_pipeline_stage(g, q, stage, worker);
+          if (pipe.timed) group.took[stage] = read_ticks() - began;
+          group.stage.store(stage + 1, std::memory_order_release);
+          release(group);
+          return true;
+        }
+        release(group);
+      }
+    }
+    return false;
+  }
+
+  // Group q's task of the given stage (see the pipeline's comment).
+  template <class T>
+  void run_pipeline_stage(const ValueVector<T>& g, std::uint64_t q, int stage, PipelineWorker& worker) {
+    const std::uint64_t first = q * tuning::kSparseGroup;
+    const std::uint64_t last = std::min<std::uint64_t>(known_.size(), first + tuning::kSparseGroup);
+    const std::uint64_t limit = pipeline_gate(q, stage);
+    if constexpr (sizeof(T) <= 2)  // screened (can_pipeline)
+      if (stage > 0) {
+        // The first band reaches a group past the first distance: the far pairs of its last
+        // heaps start there (their partner below the first gate).
+        const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
+        screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
+        if (stage >= kPipelineStages - 2) extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage]);
+        if (stage == kPipelineStages - 2)
+          for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), worker);
+        return;
+      }
+    mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
+    for (std::uint64_t i = first; i < last; ++i) {
+      scan_known_pairs(g, i, limit, worker.marks, worker.missing);
+      list_candidates<T>(base_ + i, kScreenSlots);
+    }
+  }
+
+  // Compares the pairs of the heaps base_ + i, i in [first, last) (one group), with the rare r in
+  // [r_low, r_high) with their candidates, noting those given (Candidates::given). Every such r
+  // pairs with every heap of the group (r is far below the heaps), so the band is screened 64
+  // heaps at a time, with no edges.
+  template <class T>
+  void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
+                   std::uint64_t r_high) {
+    const std::uint64_t heaps = last - first;
+    ScreenCandidates<T> screened;
+    for (std::uint64_t j = 0; j < heaps; ++j) {
+      const Candidates& listed = candidates_[first + j];
+      for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first
+        screened.values[k][j] = static_cast<T>(listed.values[k < listed.count ? k : 0]);
+    }
+    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
+    const auto r_last = std::lower_bound(r_first, rare_.end(), r_high);
+    if (r_first == r_last) return;
+    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
+    std::uint64_t hits[kScreenSlots] = {};
+    for (const SplitMove& move : moves_.split_two())
+      screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
+                        static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, screened, hits);
+    for (std::uint64_t j = 0; j < heaps; ++j) {
+      Candidates& listed = candidates_[first + j];
+      for (int k = 0; k < listed.count; ++k) listed.given |= static_cast<std::uint16_t>(((hits[k] >> j) & 1) << k);
+    }
+  }
+
+  // Where the bands left a heap of group q (heaps base_ + first..last - 1) fewer than two
+  // candidates, and its known set misses more common values past its list (screen_group cut the
+  // list short), lists the next ones: the group's screened far pairs and its bands are screened
+  // against them, 64 heaps at a time (marking the screened pairs of each such heap instead cost a
+  // quarter of the pipeline's work on Grundy's game). Those a far pair gives join the known set;
+  // those a band gives are noted as given. Without it, the chain would decide such heaps in full.
+  template <class T>
+  void extend_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
+                         std::uint64_t r_low) {
+    const std::uint64_t heaps = last - first;
+    // The largest T marks a hole (find_xor_values), so it is never a candidate.
+    const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
+    ScreenCandidates<T> next;
+    int next_count[kScreenHeaps] = {};
+    std::uint64_t extended = 0;  // bit j: heap first + j has next candidates
+    for (std::uint64_t j = 0; j < heaps; ++j) {
+      const Candidates& listed = candidates_[first + j];
+      const int left = listed.count - std::popcount(static_cast<unsigned>(listed.given));
+      int count = 0;
+      if (left < 2 && (exact_below_[first + j] != kExact || listed.count == kScreenSlots)) {
+        const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
+        known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), limit, [&](Value v) {
+          if (v >= from) next.values[count++][j] = static_cast<T>(v);
+          return count < kScreenSlots;
+        });
+      }
+      if (count == 0) next.values[0][j] = 0;  // nothing to look for: any slot value will do
+      for (int k = std::max(count, 1); k < kScreenSlots; ++k) next.values[k][j] = next.values[0][j];
+      next_count[j] = count;
+      if (count > 0) extended |= std::uint64_t{1} << j;
+    }
+    if (extended == 0) return;
+    std::uint64_t far_hits[kScreenSlots] = {}, band_hits[kScreenSlots] = {};
+    for (const Screened& range : screened_of_group_[q])
+      screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
+                        range.last - range.first, range.move->unequal, heaps, next, far_hits);
+    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
+    const auto r_last = std::lower_bound(r_first, rare_.end(), tuning::kPipelineDistances[0] + tuning::kSparseGroup);
+    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
+    if (r_last > r_first)
+      for (const SplitMove& move : moves_.split_two())
+        screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
+                          static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, next, band_hits);
+    for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
+      const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
+      Candidates& listed = candidates_[first + j];
+      ValueSet& known = known_[first + j];
+      Candidates merged;
+      for (int k = 0; k < listed.count; ++k)
+        if (((listed.given >> k) & 1) == 0) merged.values[merged.count++] = listed.values[k];
+      for (int k = 0; k < next_count[j]; ++k) {
+        const Value v = next.values[k][j];
+        if ((far_hits[k] >> j) & 1) {
+          known.insert(v);
+        } else if (merged.count < kScreenSlots) {
+          merged.given |= static_cast<std::uint16_t>(((band_hits[k] >> j) & 1) << merged.count);
+          merged.values[merged.count++] = v;
+        }
+      }
+      exact_below_[first + j] = next_count[j] == kScreenSlots ? next.values[kScreenSlots - 1][j] + Value{1} : kExact;
+      const ValueSet& common = common_pattern(base_ + first + j);
+      for (int k = 0; k < merged.count; ++k)  // as list_candidates does
+        if (merged.unsure != 0 || known.misses_any_below(common, merged.values[k]))
+          merged.unsure |= static_cast<std::uint16_t>(1u << k);
+      listed = merged;
+    }
+  }
+
+
+  // Heap base_ + i's scan (scan_known_pairs) carried on up to its first candidate the bands left
+  // (the value the chain most likely takes), where a rare value below that is not known present:
+  // else the chain would take it on speculation, and a full decision would confirm it.
+  template <class T>
+  void scan_below_first_left(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, PipelineWorker& worker) {
+    Candidates& listed = candidates_[i];
+    const unsigned left = ~listed.given & ((1u << listed.count) - 1);
+    if (left == 0 || ((listed.unsure >> std::countr_zero(left)) & 1) == 0) return;
+    const Value c = listed.values[std::countr_zero(left)];
+    const ValueSet& common = common_pattern(base_ + i);
+    if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
+    const Collected scan =
+        collect_missing(g, base_ + i, scanned_to_[i] + 1, 0, limit, worker.marks, worker.missing, known_[i]);
+    scanned_to_[i] = std::max(scanned_to_[i], scan.listed_to);
+    listed.unsure = 0;
+    for (int k = 0; k < listed.count; ++k)
+      if (listed.unsure != 0 || known_[i].misses_any_below(common, listed.values[k]))
+        listed.unsure |= static_cast<std::uint16_t>(1u << k);
+  }
+
+  // Confirms the values group q's heaps took on speculation, noting the first wrong one.
+  template <class T>
+  void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, PipelineWorker& worker) const {
+    for (std::uint64_t bits = group.speculated; bits != 0; bits &= bits - 1) {
+      const std::uint64_t n = base_ + q * tuning::kSparseGroup + static_cast<std::uint64_t>(std::countr_zero(bits));
+      const Value value = decide_fully(g, n, rare_.size(), worker.scratch);
+      if (value != g[n]) {
+        group.miss = Miss{n, value};
+        return;
+      }
+    }
+  }
+
+  // The pipeline's work (every task's time) and span: the longest path through its tasks, each
+  // waiting for the one before it in its group, for the decided heaps it reads (its gate), and the
+  // chain's for the group before it.
+  RegionTicks pipeline_ticks(const Pipeline& pipe) const {
+    RegionTicks ticks;
+    std::vector<Ticks> chain_finish(pipe.groups.size(), 0);
+    auto decided_at = [&](std::uint64_t heap) -> Ticks {  // when the chain had decided the heaps below heap
+      if (heap <= base_) return 0;
+      const std::uint64_t q = (heap - base_ + tuning::kSparseGroup - 1) / tuning::kSparseGroup - 1;
+      return q < chain_finish.size() ? chain_finish[q] : chain_finish.back();
+    };
+    for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
+      const PipelineGroup& group = pipe.groups[q];
+      Ticks finish = 0;
+      for (int stage = 0; stage < kPipelineStages; ++stage) {
+        finish = std::max(finish, decided_at(pipeline_gate(q, stage))) + group.took[stage];
+        ticks.summed += group.took[stage];
+      }
+      chain_finish[q] = std::max(finish, q > 0 ? chain_finish[q - 1] : 0) + group.chain_took;
+      ticks.longest = std::max(ticks.longest, chain_finish[q] + group.confirm_took);
+      ticks.summed += group.chain_took + group.confirm_took;
+    }
+    return ticks;
   }
 
   // Heaps decided one at a time (lone_heap.hpp) from g.size() on, towards target, for games whose
@@ -423,12 +849,6 @@ class SparseKernel final : public Kernel {
     }
     return std::nullopt;
   }
-
-  // A heap whose full decision differs from the value taken on speculation.
-  struct Miss {
-    std::uint64_t heap;
-    Value value;  // its true value
-  };
 
   // Runs the full decision of every heap in speculated_, in parallel (each reads only the values
   // below its heap, all in g), and empties the list. Returns the lowest heap whose value was wrong.
@@ -599,6 +1019,36 @@ class SparseKernel final : public Kernel {
     mark_pairs(g, move, m, first, last, marks);
   }
 
+  // The rare pairs of a group's heaps (parts summing to m_lo + j, j < heaps) with the partner in
+  // [low, high): the r in [every_first, every_last) pair with every heap; the few r in
+  // [low_first, every_first) and [every_last, high_last) with some (the edges).
+  struct GroupRare {
+    RareIt low_first, every_first, every_last, high_last;
+  };
+  GroupRare group_rare(std::uint64_t m_lo, std::uint64_t heaps, std::uint64_t low, std::uint64_t high) const {
+    const std::uint64_t m_hi = m_lo + heaps - 1;
+    GroupRare rare;
+    rare.low_first = rare_partnered(m_lo, 0, high).first;
+    rare.every_first = rare_partnered(m_hi, 0, high).first;
+    rare.every_last = std::max(rare.every_first, rare_partnered(m_lo, low, high).second);
+    rare.high_last = std::max(rare.every_last, rare_partnered(m_hi, low, high).second);
+    return rare;
+  }
+
+  // Marks heap m's pairs with the rare r at its group's edges (group_rare) whose partner lies in
+  // [low, high): a test for each, where finding the bounds heap by heap took two binary searches.
+  template <class T, class Marks>
+  void mark_edge_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m, std::uint64_t low,
+                       std::uint64_t high, const GroupRare& rare, Marks& marks) const {
+    auto mark = [&](RareIt from, RareIt to) {
+      for (RareIt r = from; r != to; ++r)
+        if (*r + high > m && *r + low <= m && *r < m && !(move.unequal && 2 * *r == m))
+          marks.insert(static_cast<Value>(rare_values_[static_cast<std::size_t>(r - rare_.begin())] ^ g[m - *r]));
+    };
+    mark(rare.low_first, rare.every_first);
+    mark(rare.every_last, rare.high_last);
+  }
+
   // Marks G(r) ^ G(m - r) for the rare r in [first, last), all below m. Called for every heap of
   // a group, a few pairs each: kept inline (as a call, 0.167 took 2% more instructions).
   template <class T, class Marks>
@@ -648,11 +1098,8 @@ class SparseKernel final : public Kernel {
         continue;
       }
       const std::uint64_t m_lo = n_lo - move.take;
-      const std::uint64_t m_hi = m_lo + heaps - 1;
-      // r pairs with every heap: partner below high for the largest m, at least low for the
-      // smallest, and r below the smallest m.
-      const auto every_first = rare_partnered(m_hi, 0, high).first;
-      const auto every_last = std::max(every_first, rare_partnered(m_lo, low, high).second);
+      const GroupRare rare = group_rare(m_lo, heaps, low, high);
+      const RareIt every_first = rare.every_first, every_last = rare.every_last;
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
@@ -662,11 +1109,7 @@ class SparseKernel final : public Kernel {
       mark_pairs_with_every_heap(g, move, m_lo, heaps, every_first, marked_last, group);
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
         const std::uint64_t m = m_lo + j;
-        const auto [heap_first, heap_last] = rare_partnered(m, low, high);
-        group.mark_heap(j, [&](auto& marks) {
-          mark_pairs(g, move, m, heap_first, std::clamp(every_first, heap_first, heap_last), marks);
-          mark_pairs(g, move, m, std::clamp(every_last, heap_first, heap_last), heap_last, marks);
-        });
+        group.mark_heap(j, [&](auto& marks) { mark_edge_pairs(g, move, m, low, high, rare, marks); });
       }
     }
   }
@@ -816,7 +1259,7 @@ class SparseKernel final : public Kernel {
   // its known set, and which of them have a rare value below them that is not known present
   // either. Done in the parallel part, so that the ordered part only compares.
   template <class T>
-  void list_candidates(std::uint64_t n) {
+  void list_candidates(std::uint64_t n, int most = tuning::kQuickCandidates) {
     Candidates& listed = candidates_[n - base_];
     const ValueSet& known = known_[n - base_];
     const ValueSet& common = common_pattern(n);
@@ -825,11 +1268,12 @@ class SparseKernel final : public Kernel {
                                          static_cast<Value>(std::numeric_limits<T>::max())});
     listed.count = 0;
     listed.unsure = 0;
+    listed.given = 0;
     known.for_each_missing_of(common, limit, [&](Value v) {
       listed.values[listed.count] = v;
       // Once a rare value below one candidate is missing, it is below every later one too.
-      if (listed.unsure != 0 || known.misses_any_below(common, v)) listed.unsure |= std::uint8_t(1u << listed.count);
-      return ++listed.count < tuning::kQuickCandidates;
+      if (listed.unsure != 0 || known.misses_any_below(common, v)) listed.unsure |= std::uint16_t(1u << listed.count);
+      return ++listed.count < most;
     });
   }
 
@@ -1034,13 +1478,36 @@ class SparseKernel final : public Kernel {
   template <class T>
   Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
-    const std::uint64_t start = limits_of(n).rare;
     const Candidates& listed = candidates_[n - base_];
-    const int count = listed.count;
-    if (count == 0) return Quick::kUndecided;
+    // The candidates not given already (screen_band) are compared a few at a time, in order.
+    for (int next = 0;;) {
+      Value compared[tuning::kQuickCandidates];
+      int listed_at[tuning::kQuickCandidates];
+      int count = 0;
+      for (; next < listed.count && count < tuning::kQuickCandidates; ++next)
+        if (((listed.given >> next) & 1) == 0) {
+          compared[count] = listed.values[next];
+          listed_at[count++] = next;
+        }
+      if (count == 0) return Quick::kUndecided;
+      const int chosen = first_not_given<T>(g, n, rare_before_block, compared, count);
+      if (chosen >= 0) {
+        value = compared[chosen];
+        return (listed.unsure >> listed_at[chosen]) & 1 ? Quick::kSpeculative : Quick::kDecided;
+      }
+    }
+  }
+
+  // The first of candidates[0..count) that none of heap n's options left to the ordered part
+  // gives (its pairs with the near rare positions and with rare positions new in the block, and its
+  // simple options), or -1.
+  template <class T>
+  int first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, const Value* compared,
+                      int count) const {
+    const std::uint64_t start = limits_of(n).rare;
     T candidates[tuning::kQuickCandidates];
-    for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(listed.values[k]);
-    CandidatesGiven options{listed.values, count};
+    for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(compared[k]);
+    CandidatesGiven options{compared, count};
     const NearRare<T>& near = near_rare<T>();
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t m = n - move.take;
@@ -1059,11 +1526,9 @@ class SparseKernel final : public Kernel {
       }
     }
     moves_.mark_simple_options(g, n, options);
-    const int chosen = options.first_not_given();
-    if (chosen < 0) return Quick::kUndecided;
-    value = candidates[chosen];
-    return (listed.unsure >> chosen) & 1 ? Quick::kSpeculative : Quick::kDecided;
+    return options.first_not_given();
   }
+
 
   // decide_quickly, and where it cannot settle the value because the screening left the heap's
   // known set exact only below a few candidates, all of which the options it alone sees give: the
@@ -1200,6 +1665,8 @@ class SparseKernel final : public Kernel {
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
   std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
+  bool pipelined_ = false;             // the per-heap state is the pipeline's (limits_of)
+  std::uint64_t pipeline_from_ = 0;    // the pipeline waits for this heap after it stopped early
   std::uint64_t bound_ = 1;            // a power of two above every value so far
   RareMask mask_;                      // {0}: every value is rare (the naive method)
   bool mask_stale_ = true;
@@ -1229,9 +1696,10 @@ class SparseKernel final : public Kernel {
   std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
-    Value values[tuning::kQuickCandidates];
+    Value values[kScreenSlots];  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
     std::uint8_t count = 0;
-    std::uint8_t unsure = 0;  // bit k: a rare value below values[k] is not known present
+    std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
+    std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand (screen_band)
   };
   std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed

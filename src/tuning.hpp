@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 namespace sgx::tuning {
 
@@ -30,6 +31,27 @@ static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions ar
 // more than kQuickMovesAtMost two-heap splits or one-heap moves take the full decision.
 inline constexpr int kQuickCandidates = 4;
 inline constexpr std::size_t kQuickMovesAtMost = 4;
+
+// The sparse kernel's pipeline (kernel_sparse.cpp, pipeline), on more than one thread past the
+// first heaps. A group of kSparseGroup heaps from s on has its far pairs (partner below
+// s + 64 - D[0]) listed once the heaps below that are decided; then, for each later distance
+// D[k], its pairs with the rare r in [D[k], D[k-1]) are screened against its candidates once the
+// heaps below s + 64 - D[k] are decided; the thread deciding heaps in order compares only the
+// pairs with r up to the last distance. A band has D[k] - 64 heaps of slack before that thread
+// needs it, and the bands double as the rare positions in them do (Grundy's game: 50 below 256,
+// 112 below 512, 208 below 1024). D[0] / 64 groups can be worked on at once ahead of it.
+// Measured with {8192, 4096, 2048, 1024, 512, 256} while the bands were marked, not screened:
+// their marking was a third of the work (Grundy's game to 2^22, two threads).
+inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1024, 512, 256};
+inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPipelineDistances) - 1];
+static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
+              "the near rare positions are read in vectors of 64 bytes, laid out for a block");
+// Fewer heaps left than this, and the pipeline's filling and draining cost more than it gains:
+// they go in blocks.
+inline constexpr std::uint64_t kPipelineLeastHeaps = 4096;
+// The pipeline starts after this many blocks in a row without a wrong speculation: a wrong one
+// voids what the chain decided after it, up to where its confirmation ran. Not measured.
+inline constexpr std::uint64_t kPipelineAfterQuietBlocks = 8;
 
 // Heaps of a game with values below 64 and at most this many rare positions are decided one at a
 // time (lone_heap.hpp) instead of in blocks. One thread to 2^20, alone against in blocks: 0.167
