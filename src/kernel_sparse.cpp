@@ -381,9 +381,9 @@ class SparseKernel final : public Kernel {
   // - once the heaps below s + 64 - D[k] are decided: its pairs with the rare r in [D[k], D[k-1])
   //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
   //   which pair with every heap of the group, screened against the candidates (screen_band);
-  //   the last two bands also list further candidates where few are left (extend_candidates),
-  //   and the one before the last carries the scan on up to the first candidate left
-  //   (scan_below_first_left);
+  //   the band before the last also lists further candidates where few are left
+  //   (extend_candidates), and looks for the rare values below the first candidate left among
+  //   the pairs decided since the scan (scan_below_first_left);
   // - the chain compares each heap's pairs with the near rare positions (r up to the last
   //   distance) and its simple options with the candidates left, as a block's ordered part does,
   //   and takes the first none gives, on speculation where a rare value below it is not known
@@ -603,9 +603,10 @@ class SparseKernel final : public Kernel {
         // heaps start there (their partner below the first gate).
         const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
         screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
-        if (stage >= kPipelineStages - 2) extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage]);
-        if (stage == kPipelineStages - 2)
-          for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), worker);
+        if (stage == kPipelineStages - 2) {
+          extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage]);
+          for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
+        }
         return;
       }
     mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
@@ -643,12 +644,13 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // Where the bands left a heap of group q (heaps base_ + first..last - 1) fewer than two
-  // candidates, and its known set misses more common values past its list (screen_group cut the
-  // list short), lists the next ones: the group's screened far pairs and its bands are screened
-  // against them, 64 heaps at a time (marking the screened pairs of each such heap instead cost a
-  // quarter of the pipeline's work on Grundy's game). Those a far pair gives join the known set;
-  // those a band gives are noted as given. Without it, the chain would decide such heaps in full.
+  // Where the bands from r_low on left a heap of group q (heaps base_ + first..last - 1) fewer
+  // than three candidates (the last band takes some of them too), and its known set misses more
+  // common values past its list (screen_group cut the list short), lists the next ones: the
+  // group's screened far pairs and those bands are screened against them, 64 heaps at a time
+  // (marking the screened pairs of each such heap instead cost a quarter of the pipeline's work
+  // on Grundy's game). Those a far pair gives join the known set; those a band gives are noted as
+  // given. Without it, the chain would decide such heaps in full (7% of them on Grundy's game).
   template <class T>
   void extend_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                          std::uint64_t r_low) {
@@ -662,7 +664,7 @@ class SparseKernel final : public Kernel {
       const Candidates& listed = candidates_[first + j];
       const int left = listed.count - std::popcount(static_cast<unsigned>(listed.given));
       int count = 0;
-      if (left < 2 && (exact_below_[first + j] != kExact || listed.count == kScreenSlots)) {
+      if (left < 3 && (exact_below_[first + j] != kExact || listed.count == kScreenSlots)) {
         const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
         known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), limit, [&](Value v) {
           if (v >= from) next.values[count++][j] = static_cast<T>(v);
@@ -712,20 +714,21 @@ class SparseKernel final : public Kernel {
   }
 
 
-  // Heap base_ + i's scan (scan_known_pairs) carried on up to its first candidate the bands left
-  // (the value the chain most likely takes), where a rare value below that is not known present:
-  // else the chain would take it on speculation, and a full decision would confirm it.
+  // Where a rare value below heap base_ + i's first candidate the bands left (the value the
+  // chain most likely takes) is not known present, looks for it among the pairs with the partner
+  // in [floor, limit), the first a full decision would look at: else the chain would take the
+  // value on speculation, and a full decision confirm it. (The pairs with the partner below floor
+  // were scanned before; those past limit are not decided yet.)
   template <class T>
-  void scan_below_first_left(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, PipelineWorker& worker) {
+  void scan_below_first_left(const ValueVector<T>& g, std::uint64_t i, std::uint64_t floor, std::uint64_t limit,
+                             PipelineWorker& worker) {
     Candidates& listed = candidates_[i];
     const unsigned left = ~listed.given & ((1u << listed.count) - 1);
     if (left == 0 || ((listed.unsure >> std::countr_zero(left)) & 1) == 0) return;
     const Value c = listed.values[std::countr_zero(left)];
     const ValueSet& common = common_pattern(base_ + i);
     if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
-    const Collected scan =
-        collect_missing(g, base_ + i, scanned_to_[i] + 1, 0, limit, worker.marks, worker.missing, known_[i]);
-    scanned_to_[i] = std::max(scanned_to_[i], scan.listed_to);
+    collect_missing(g, base_ + i, 1, floor, limit, worker.marks, worker.missing, known_[i]);
     listed.unsure = 0;
     for (int k = 0; k < listed.count; ++k)
       if (listed.unsure != 0 || known_[i].misses_any_below(common, listed.values[k]))
