@@ -329,8 +329,7 @@ class SparseKernel final : public Kernel {
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + block_);
       const std::size_t rare_before_block = rare_.size();
-      if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
-        choose_probe_parts(g);
+      choose_probe_parts_if_stale(g);
       check_rare_partners_held(start, end);
       enumerate_known_pairs(g, start, end);
       if (can_decide_quickly(start)) lay_out_near_rare<T>(block_);
@@ -451,8 +450,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   void pipeline(ValueVector<T>& g, std::uint64_t target) {
     const std::uint64_t start = g.size();
-    if (start >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
-      choose_probe_parts(g);
+    choose_probe_parts_if_stale(g);
     const std::uint64_t count = target - start;
     prepare_heaps(start, count);
     pipelined_ = true;
@@ -627,8 +625,8 @@ class SparseKernel final : public Kernel {
     ScreenCandidates<T> screened;
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const Candidates& listed = candidates_[first + j];
-      for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first
-        screened.values[k][j] = static_cast<T>(listed.values[k < listed.count ? k : 0]);
+      for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first (any, if none)
+        screened.values[k][j] = static_cast<T>(listed.count > 0 ? listed.values[k < listed.count ? k : 0] : 0);
     }
     const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
     const auto r_last = std::lower_bound(r_first, rare_.end(), r_high);
@@ -1174,6 +1172,14 @@ class SparseKernel final : public Kernel {
   void forget_probe_parts() {
     probe_parts_.clear();
     probes_chosen_at_ = 0;
+  }
+
+  // Picks the probe parts again once the values have grown kProbeRechoiceGrowth times since, or
+  // are marked otherwise (marks_as_bits).
+  template <class T>
+  void choose_probe_parts_if_stale(const ValueVector<T>& g) {
+    if (g.size() >= tuning::kProbeRechoiceGrowth * probes_chosen_at_ || probes_as_bits_ != marks_as_bits())
+      choose_probe_parts(g);
   }
 
   // Picks the probe parts: the first kProbePositions (kProbePositionsAsBits) positions a >= 1 of
