@@ -18,6 +18,8 @@ std::string hex(std::uint64_t value) {
 
 std::string rare_mask_text(const RareMask& mask) { return hex(mask.values) + (mask.with_position ? "+pos" : ""); }
 
+std::string threads_text(long long threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+
 namespace {
 
 // A count or position that is absent: null in JSON, never 0, which could be a real value.
@@ -70,9 +72,9 @@ std::string profile_text(const WorkSpan& profile) {
   char line[256];
   const double share = profile.work_seconds > 0 ? 100 * profile.span_seconds / profile.work_seconds : 0;
   std::snprintf(line, sizeof line,
-                "work %.3f s, span %.3f s (%.3g%% of the work; %.3f s of it on one thread), wall %.3f s on %d %s\n",
+                "work %.3f s, span %.3f s (%.3g%% of the work; %.3f s of it on one thread), wall %.3f s on %s\n",
                 profile.work_seconds, profile.span_seconds, share, profile.one_thread_seconds, profile.wall_seconds,
-                profile.threads, profile.threads == 1 ? "thread" : "threads");
+                threads_text(profile.threads).c_str());
   std::string text = line;
   text += "speedup     on p threads at least (work / ((work - span) / p + span)):";
   const char* separator = " ";
@@ -151,7 +153,7 @@ std::string run_report_text(const RunReport& r) {
   std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
   s << "game        " << r.game << "\n"
     << "values      G(0.." << (r.n ? r.n - 1 : 0) << "), " << r.n << " values\n"
-    << "time        " << secs << " s (" << rate << " values/s, " << r.threads << " threads, engine " << r.engine
+    << "time        " << secs << " s (" << rate << " values/s, " << threads_text(r.threads) << ", engine " << r.engine
     << ")\n"
     << "largest     " << r.stats.max_value << " (first at " << r.stats.max_at << ")\n"
     << "rare        mask " << rare_mask_text(r.stats.rare_mask) << ", " << r.stats.rare_count << " rare positions";
@@ -249,7 +251,7 @@ std::string table_report_text(const TableReport& r, std::string_view more_rows, 
   if (r.seconds >= 0) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
-    s << "time        " << secs << " s (" << r.threads << " threads)\n";
+    s << "time        " << secs << " s (" << threads_text(r.threads) << ")\n";
   }
   s << "largest     " << r.max_value << "\n"
     << "rows        " << found << " of " << r.rows.size()

@@ -108,6 +108,8 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   ASSERT_EQ(naive.exit_code, 0) << naive.err;
   EXPECT_TRUE(contains(naive.out, " (100% of the work; ")) << naive.out;
   EXPECT_TRUE(contains(naive.out, " s on 1 thread\n")) << naive.out;
+  EXPECT_TRUE(contains(naive.out, " values/s, 1 thread, engine naive")) << naive.out;
+  EXPECT_TRUE(contains(text.out, " values/s, 2 threads, engine ")) << text.out;
 }
 
 TEST_F(CliTest, DawsonsChessToTenMillionProvesThePeriod) {

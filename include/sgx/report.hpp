@@ -111,6 +111,9 @@ std::string hex(std::uint64_t value);
 // A rare mask as published tables write it: "0xfe", or "0x1+pos" with the heap's parity.
 std::string rare_mask_text(const RareMask& mask);
 
+// "1 thread", "2 threads": how many threads ran, as the reports say it.
+std::string threads_text(long long threads);
+
 // Peak resident memory of this process so far, in bytes (0 if unknown).
 std::uint64_t peak_rss_bytes();
 

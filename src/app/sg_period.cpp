@@ -79,7 +79,7 @@ void print_text(const std::string& file, const RunRecord& record, std::uint64_t 
   for (std::size_t i = 0; i < record.provenance.size(); ++i) {
     const Provenance& p = record.provenance[i];
     std::cout << (i == 0 ? "stretches   " : "            ") << i + 1 << ". " << p.started << " to " << p.ended << ", "
-              << p.host << ", " << p.threads << " threads, " << p.values_computed << " values from " << p.first_n
+              << p.host << ", " << threads_text(p.threads) << ", " << p.values_computed << " values from " << p.first_n
               << " in " << std::lround(p.wall_seconds) << " s (" << std::lround(p.cpu_seconds) << " s CPU), sgx "
               << p.version << (p.commit.empty() ? "" : " " + p.commit) << ": " << p.command << "\n";
   }
