@@ -593,7 +593,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   void run_pipeline_stage(const ValueVector<T>& g, std::uint64_t q, int stage, PipelineWorker& worker) {
     const std::uint64_t first = q * tuning::kSparseGroup;
-    const std::uint64_t last = std::min<std::uint64_t>(known_.size(), first + tuning::kSparseGroup);
+    const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
     const std::uint64_t limit = pipeline_gate(q, stage);
     if constexpr (sizeof(T) <= 2)  // screened (can_pipeline)
       if (stage > 0) {
@@ -964,6 +964,7 @@ class SparseKernel final : public Kernel {
   // Sizes the per-heap state (known_ and the rest) for count heaps from base on, cleared.
   void prepare_heaps(std::uint64_t base, std::uint64_t count) {
     base_ = base;
+    heap_count_ = count;
     size_sets(known_, count, bound_);
     scanned_to_.assign(count, 0);
     exact_below_.assign(count, kExact);
@@ -1674,6 +1675,7 @@ class SparseKernel final : public Kernel {
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
   std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
+  std::uint64_t heap_count_ = 0;       // its heaps (known_ may hold more sets: it only grows)
   bool pipelined_ = false;             // the per-heap state is the pipeline's (limits_of)
   std::uint64_t pipeline_from_ = 0;    // the pipeline waits for this heap after it stopped early
   std::uint64_t bound_ = 1;            // a power of two above every value so far
