@@ -711,7 +711,6 @@ class SparseKernel final : public Kernel {
     }
   }
 
-
   // Where a rare value below heap base_ + i's first candidate the bands left (the value the
   // chain most likely takes) is not known present, looks for it among the pairs with the partner
   // in [floor, limit), the first a full decision would look at: else the chain would take the
