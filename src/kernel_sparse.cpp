@@ -242,25 +242,26 @@ class SparseKernel final : public Kernel {
   }
 
  private:
+  // A heap's least common values missing from its known set, for decide_quickly.
+  struct Candidates {
+    Value values[kScreenSlots];  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
+    std::uint8_t count = 0;
+    std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
+    std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand (screen_band)
+  };
+
   // A heap whose full decision differs from the value taken on speculation.
   struct Miss {
     std::uint64_t heap;
     Value value;  // its true value
   };
 
-  // Which options a heap's known set holds: its rare pairs with the partner below rare, and its
-  // pairs (a, m - a) with a up to its scanned_to_ and the partner below scanned. The rest are
-  // compared or looked for when the heap is decided.
-  struct Limits {
-    std::uint64_t rare;
-    std::uint64_t scanned;
-  };
-  // In a block, both are the block's first heap; in the pipeline, its group's first gate
-  // (limit_of_group).
-  Limits limits_of(std::uint64_t n) const {
-    if (!pipelined_) return {base_, base_};
-    const std::uint64_t limit = limit_of_group((n - base_) / tuning::kSparseGroup);
-    return {limit, limit};
+  // The partner below which heap n's known set holds its options: its rare pairs with such a
+  // partner, and its pairs (a, m - a) with a up to its scanned_to_. The rest are compared or looked
+  // for when the heap is decided. In a block, the block's first heap; in the pipeline, its group's
+  // first gate (limit_of_group).
+  std::uint64_t known_below(std::uint64_t n) const {
+    return pipelined_ ? limit_of_group((n - base_) / tuning::kSparseGroup) : base_;
   }
 
   // The working sets of one full decision, sized for bound_ (fit() before each use).
@@ -438,7 +439,7 @@ class SparseKernel final : public Kernel {
            can_decide_quickly(start);
   }
 
-  // The partner below which a heap of group q has its pairs in its known set (limits_of).
+  // The partner below which a heap of group q has its pairs in its known set (known_below).
   std::uint64_t limit_of_group(std::uint64_t q) const { return pipeline_gate(q, 0); }
 
   // The heap from which group q's stage may run: the heaps below it are decided.
@@ -628,18 +629,26 @@ class SparseKernel final : public Kernel {
       for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first (any, if none)
         screened.values[k][j] = static_cast<T>(listed.count > 0 ? listed.values[k < listed.count ? k : 0] : 0);
     }
-    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
-    const auto r_last = std::lower_bound(r_first, rare_.end(), r_high);
-    if (r_first == r_last) return;
-    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
     std::uint64_t hits[kScreenSlots] = {};
-    for (const SplitMove& move : moves_.split_two())
-      screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
-                        static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, screened, hits);
+    screen_rare_range(g, first, heaps, r_low, r_high, screened, hits);
     for (std::uint64_t j = 0; j < heaps; ++j) {
       Candidates& listed = candidates_[first + j];
       for (int k = 0; k < listed.count; ++k) listed.given |= static_cast<std::uint16_t>(((hits[k] >> j) & 1) << k);
     }
+  }
+
+  // Screens the pairs of the heaps base_ + first + j, j < heaps, with the rare r in [r_low, r_high),
+  // every one of which pairs with all of them, against candidates, into hits (screen_rare_pairs).
+  template <class T>
+  void screen_rare_range(const ValueVector<T>& g, std::uint64_t first, std::uint64_t heaps, std::uint64_t r_low,
+                         std::uint64_t r_high, const ScreenCandidates<T>& candidates, std::uint64_t* hits) const {
+    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
+    const auto r_last = std::lower_bound(r_first, rare_.end(), r_high);
+    if (r_first == r_last) return;
+    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
+    for (const SplitMove& move : moves_.split_two())
+      screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
+                        static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, candidates, hits);
   }
 
   // Where the bands from r_low on left a heap of group q (heaps base_ + first..last - 1) fewer
@@ -679,13 +688,7 @@ class SparseKernel final : public Kernel {
     for (const Screened& range : screened_of_group_[q])
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
                         range.last - range.first, range.move->unequal, heaps, next, far_hits);
-    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
-    const auto r_last = std::lower_bound(r_first, rare_.end(), tuning::kPipelineDistances[0] + tuning::kSparseGroup);
-    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
-    if (r_last > r_first)
-      for (const SplitMove& move : moves_.split_two())
-        screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
-                          static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, next, band_hits);
+    screen_rare_range(g, first, heaps, r_low, tuning::kPipelineDistances[0] + tuning::kSparseGroup, next, band_hits);
     for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
       const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
       Candidates& listed = candidates_[first + j];
@@ -703,10 +706,7 @@ class SparseKernel final : public Kernel {
         }
       }
       exact_below_[first + j] = next_count[j] == kScreenSlots ? next.values[kScreenSlots - 1][j] + Value{1} : kExact;
-      const ValueSet& common = common_pattern(base_ + first + j);
-      for (int k = 0; k < merged.count; ++k)  // as list_candidates does
-        if (merged.unsure != 0 || known.misses_any_below(common, merged.values[k]))
-          merged.unsure |= static_cast<std::uint16_t>(1u << k);
+      note_unsure(merged, known, common_pattern(base_ + first + j));
       listed = merged;
     }
   }
@@ -726,10 +726,7 @@ class SparseKernel final : public Kernel {
     const ValueSet& common = common_pattern(base_ + i);
     if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
     collect_missing(g, base_ + i, 1, floor, limit, worker.marks, worker.missing, known_[i]);
-    listed.unsure = 0;
-    for (int k = 0; k < listed.count; ++k)
-      if (listed.unsure != 0 || known_[i].misses_any_below(common, listed.values[k]))
-        listed.unsure |= static_cast<std::uint16_t>(1u << k);
+    note_unsure(listed, known_[i], common);
   }
 
   // Confirms the values group q's heaps took on speculation, noting the first wrong one.
@@ -1276,14 +1273,21 @@ class SparseKernel final : public Kernel {
     const Value limit = std::min<Value>({exact_below_[n - base_], static_cast<Value>(bound_),
                                          static_cast<Value>(std::numeric_limits<T>::max())});
     listed.count = 0;
-    listed.unsure = 0;
     listed.given = 0;
     known.for_each_missing_of(common, limit, [&](Value v) {
       listed.values[listed.count] = v;
-      // Once a rare value below one candidate is missing, it is below every later one too.
-      if (listed.unsure != 0 || known.misses_any_below(common, v)) listed.unsure |= std::uint16_t(1u << listed.count);
       return ++listed.count < most;
     });
+    note_unsure(listed, known, common);
+  }
+
+  // Sets listed.unsure: bit k where a rare value below candidate k is missing from known.
+  static void note_unsure(Candidates& listed, const ValueSet& known, const ValueSet& common) {
+    listed.unsure = 0;
+    for (int k = 0; k < listed.count; ++k)
+      // Once a rare value below one candidate is missing, it is below every later one too.
+      if (listed.unsure != 0 || known.misses_any_below(common, listed.values[k]))
+        listed.unsure |= static_cast<std::uint16_t>(1u << k);
   }
 
   // Adapts screen_marked_ to how often screening failed (tuning.hpp).
@@ -1389,23 +1393,23 @@ class SparseKernel final : public Kernel {
 
   // G(n) from the listed options: the least common value not seen, unless a rare value below it
   // turns out to be missing too. Pairs that can still show one present: those with the partner
-  // from limits.scanned on, and those past scanned_to.
+  // from limit (known_below) on, and those past scanned_to.
   // Common values from exact_below on may have been seen without being listed (screen_group): if
-  // the least unseen one lies there, the rare pairs with partner below limits.rare are listed again.
+  // the least unseen one lies there, the rare pairs with partner below limit are listed again.
   template <class T>
-  Value decide(const ValueVector<T>& g, std::uint64_t n, Limits limits, ValueSet& seen, std::uint64_t scanned_to,
+  Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit, ValueSet& seen, std::uint64_t scanned_to,
                Value exact_below, DecideScratch& scratch) const {
     const ValueSet& common = common_pattern(n);
     ValueSet& missing = scratch.missing;
     Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
-        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 0, limits.rare, scratch.marks);
+        if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 0, limit, scratch.marks);
       scratch.marks.move_into(seen);
       c = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
     if (missing.assign_missing_below(seen, common, c) == 0) return c;
-    collect_missing(g, n, 1, limits.scanned, n, scratch.marks, missing, seen);
+    collect_missing(g, n, 1, limit, n, scratch.marks, missing, seen);
     if (missing.first_present(c) < c) {
       const Collected scan = collect_missing(g, n, scanned_to + 1, 0, n, scratch.marks, missing, seen);
       if (scan.cut_short)
@@ -1418,13 +1422,13 @@ class SparseKernel final : public Kernel {
   }
 
   // G(n) from every option: the pairs listed for it in the parallel part, its simple options and
-  // its rare pairs with a partner from limits_of(n).rare on, then decide(). Reads only the values
+  // its rare pairs with a partner from known_below(n) on, then decide(). Reads only the values
   // below n.
   template <class T>
   Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                      DecideScratch& scratch) const {
     scratch.fit(bound_);
-    const Limits limits = limits_of(n);
+    const std::uint64_t limit = known_below(n);
     ValueSet& seen = scratch.seen;
     seen.assign(known_[n - base_]);
     if (moves_.split_three().empty()) {
@@ -1433,8 +1437,8 @@ class SparseKernel final : public Kernel {
       moves_.mark_simple_options(g, n, scratch.marks);
       scratch.marks.move_into(seen);
     }
-    enumerate_pairs_inside_block(g, n, limits.rare, rare_before_block, seen);
-    return decide(g, n, limits, seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
+    enumerate_pairs_inside_block(g, n, limit, rare_before_block, seen);
+    return decide(g, n, limit, seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
   }
 
   // Whether decide_quickly may be used for the block from start (can_compare_candidates): then
@@ -1513,7 +1517,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   int first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, const Value* compared,
                       int count) const {
-    const std::uint64_t start = limits_of(n).rare;
+    const std::uint64_t start = known_below(n);
     T candidates[tuning::kQuickCandidates];
     for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(compared[k]);
     CandidatesGiven options{compared, count};
@@ -1549,7 +1553,8 @@ class SparseKernel final : public Kernel {
   Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value,
                              DecideScratch& scratch) {
     const Quick outcome = decide_quickly(g, n, rare_before_block, value);
-    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - base_] == kExact) return outcome;
+    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - base_] == kExact)
+      return outcome;
     scratch.fit(bound_);
     mark_screened_pairs(g, n - base_, scratch.marks);
     list_candidates<T>(n);
@@ -1675,7 +1680,7 @@ class SparseKernel final : public Kernel {
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
   std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
   std::uint64_t heap_count_ = 0;       // its heaps (known_ may hold more sets: it only grows)
-  bool pipelined_ = false;             // the per-heap state is the pipeline's (limits_of)
+  bool pipelined_ = false;             // the per-heap state is the pipeline's (known_below)
   std::uint64_t pipeline_from_ = 0;    // the pipeline waits for this heap after it stopped early
   std::uint64_t bound_ = 1;            // a power of two above every value so far
   RareMask mask_;                      // {0}: every value is rare (the naive method)
@@ -1699,18 +1704,11 @@ class SparseKernel final : public Kernel {
   std::vector<Value> confirmed_;       // their full decisions
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
   std::uint64_t quiet_blocks_ = 0;     // blocks in a row without such a miss
-  std::vector<ValueSet> known_;        // per heap from base_: pairs known before it is decided (limits_of)
+  std::vector<ValueSet> known_;        // per heap from base_: pairs known before it is decided (known_below)
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
   std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
-  // A heap's least common values missing from its known set, for decide_quickly.
-  struct Candidates {
-    Value values[kScreenSlots];  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
-    std::uint8_t count = 0;
-    std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
-    std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand (screen_band)
-  };
   std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;

@@ -18,7 +18,9 @@ std::string hex(std::uint64_t value) {
 
 std::string rare_mask_text(const RareMask& mask) { return hex(mask.values) + (mask.with_position ? "+pos" : ""); }
 
-std::string threads_text(long long threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+std::string threads_text(long long threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
 
 namespace {
 
