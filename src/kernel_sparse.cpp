@@ -623,7 +623,7 @@ class SparseKernel final : public Kernel {
   void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
                    std::uint64_t r_high) {
     const std::uint64_t heaps = last - first;
-    ScreenCandidates<T> screened;
+    ScreenCandidates<T> screened{};  // lanes past a short group read as zero
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const Candidates& listed = candidates_[first + j];
       for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first (any, if none)
@@ -664,7 +664,7 @@ class SparseKernel final : public Kernel {
     const std::uint64_t heaps = last - first;
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
     const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
-    ScreenCandidates<T> next;
+    ScreenCandidates<T> next{};
     int next_count[kScreenHeaps] = {};
     std::uint64_t extended = 0;  // bit j: heap first + j has next candidates
     for (std::uint64_t j = 0; j < heaps; ++j) {
