@@ -712,10 +712,11 @@ class SparseKernel final : public Kernel {
   }
 
   // Where a rare value below heap base_ + i's first candidate the bands left (the value the
-  // chain most likely takes) is not known present, looks for it among the pairs with the partner
-  // in [floor, limit), the first a full decision would look at: else the chain would take the
-  // value on speculation, and a full decision confirm it. (The pairs with the partner below floor
-  // were scanned before; those past limit are not decided yet.)
+  // chain most likely takes) is not known present, looks for it where a full decision would: among
+  // the pairs with the partner in [floor, limit), then on past the far scan (partner below floor,
+  // a past scanned_to_). Else the chain would take the value on speculation, to be confirmed
+  // (Grundy's game to 2^22: 13% of the heaps without the second search, 6% with it). The pairs
+  // with the partner from limit on are not decided yet.
   template <class T>
   void scan_below_first_left(const ValueVector<T>& g, std::uint64_t i, std::uint64_t floor, std::uint64_t limit,
                              PipelineWorker& worker) {
@@ -726,6 +727,11 @@ class SparseKernel final : public Kernel {
     const ValueSet& common = common_pattern(base_ + i);
     if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
     collect_missing(g, base_ + i, 1, floor, limit, worker.marks, worker.missing, known_[i]);
+    if (worker.missing.first_present(c) < c) {
+      const Collected more =
+          collect_missing(g, base_ + i, scanned_to_[i] + 1, 0, floor, worker.marks, worker.missing, known_[i]);
+      scanned_to_[i] = std::max(scanned_to_[i], more.listed_to);
+    }
     note_unsure(listed, known_[i], common);
   }
 
@@ -734,12 +740,37 @@ class SparseKernel final : public Kernel {
   void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, PipelineWorker& worker) const {
     for (std::uint64_t bits = group.speculated; bits != 0; bits &= bits - 1) {
       const std::uint64_t n = base_ + q * tuning::kSparseGroup + static_cast<std::uint64_t>(std::countr_zero(bits));
-      const Value value = decide_fully(g, n, rare_.size(), worker.scratch);
+      const Value value = confirmed_value(g, n, worker);
       if (value != g[n]) {
         group.miss = Miss{n, value};
         return;
       }
     }
+  }
+
+  // The true value of heap n, which the chain took on speculation: its value g[n] is given by no
+  // option and every common value below it is, so it stands unless a rare value below it is
+  // given by no option either. Those not in the known set are looked for where a full decision
+  // would, among the simple options and the pairs (the partner from known_below(n) on, then past
+  // the scan); only where one is not found does the full decision run, and say the value. Most
+  // confirmations then cost a short search instead of every pair with a near partner marked
+  // (Grundy's game to 2^22: 0.07 s of task time instead of 0.5 s).
+  template <class T>
+  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, PipelineWorker& worker) const {
+    const std::uint64_t i = n - base_;
+    const Value value = g[n];
+    worker.scratch.fit(bound_);
+    ValueSet& found = worker.scratch.seen;
+    found.assign(known_[i]);
+    if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
+    ValueSet& missing = worker.missing;
+    if (missing.assign_missing_below(found, common_pattern(n), value) == 0) return value;
+    const std::uint64_t limit = known_below(n);
+    collect_missing(g, n, 1, limit, n, worker.marks, missing, found);
+    if (missing.first_present(value) < value)
+      collect_missing(g, n, scanned_to_[i] + 1, 0, limit, worker.marks, missing, found);
+    if (missing.first_present(value) >= value) return value;
+    return decide_fully(g, n, rare_.size(), worker.scratch);
   }
 
   // The pipeline's work (every task's time) and span: the longest path through its tasks, each
