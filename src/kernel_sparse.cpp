@@ -54,6 +54,9 @@
 #include <vector>
 
 #include <omp.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kernel.hpp"
 #include "lone_heap.hpp"
@@ -128,16 +131,34 @@ class GroupMarks {
   void mark_pair_values(T part, const T* partners, std::uint64_t heaps, std::uint64_t skip) {
     if constexpr (sizeof(T) == 1)
       if (as_bits_) return list_pair(part, partners, skip);
-    T values[tuning::kSparseGroup];
-    for (std::uint64_t j = 0; j < heaps; ++j) values[j] = static_cast<T>(part ^ partners[j]);
     // The stride in a local: read from the member, it was loaded again after every store (a byte
-    // store may alias it). In some builds that load waited on the stores, and the loop took
-    // nearly twice as long with unchanged code (most likely where the object on the stack and the
-    // rows shared their addresses' last 12 bits, which moves with the stack's layout).
+    // store may alias it).
     const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
+#ifdef __SSE2__
+    if constexpr (sizeof(T) == 1)
+      if (heaps == tuning::kSparseGroup) {
+        // The values stay in registers, eight to a word. Written to the stack and read back
+        // between the stores, a read waited on them where the addresses shared their last 12
+        // bits, which moves with the layout of the code and the stack: the probe pairs of
+        // Grundy's game to 2^22 took 2.5 times as long in a build that changed another function.
+        const __m128i parts = _mm_set1_epi8(static_cast<char>(part));
+        for (std::uint64_t j = 0; j < heaps; j += 16) {
+          const __m128i sixteen =
+              _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
+          const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(sixteen));
+          const std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sixteen, sixteen)));
+          const std::uint64_t halves[2] = {low, high};
+          std::uint64_t k = j;
+          for (std::uint64_t word : halves)
+            for (int byte = 0; byte < 8; ++byte, ++k, base += stride, word >>= 8)
+              if (k != skip) base[word & 0xff] = 1;
+        }
+        return;
+      }
+#endif
     for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
-      if (j != skip) base[values[j]] = 1;
+      if (j != skip) base[static_cast<T>(part ^ partners[j])] = 1;
   }
   // Kept out of line: inlined into the marking loops, it made Grundy's game (values past 64, so
   // marked as bytes) 22% slower (one thread to 2^21, 2.77 s against 2.27 s).
@@ -1092,6 +1113,13 @@ class SparseKernel final : public Kernel {
           marks.insert_below_64(word.bits);
           return;
         }
+      if constexpr (std::is_same_v<Marks, ValueMarks>) {
+        // Through a local pointer: a byte store may alias the marks' own, which was loaded again
+        // after every store.
+        std::uint8_t* bytes = marks.data();
+        for (RareIt r = from; r != to; ++r, ++part) bytes[*part ^ g[m - *r]] = 1;
+        return;
+      }
       for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
     };
     if (move.unequal && m % 2 == 0) {  // the split (m/2, m/2) is not a move
@@ -1378,7 +1406,8 @@ class SparseKernel final : public Kernel {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
         const auto [from, to] = range(move, a, last);
-        for (std::uint64_t x = from; x <= to; ++x) marks.insert(static_cast<Value>(g[x] ^ g[m - x]));
+        std::uint8_t* bytes = marks.data();  // a local pointer, as in mark_pairs
+        for (std::uint64_t x = from; x <= to; ++x) bytes[g[x] ^ g[m - x]] = 1;
       }
       marks.move_into(found);
       a = last + 1;
