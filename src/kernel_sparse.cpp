@@ -147,7 +147,8 @@ class GroupMarks {
           const __m128i sixteen =
               _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
           const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(sixteen));
-          const std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sixteen, sixteen)));
+          const std::uint64_t high =
+              static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sixteen, sixteen)));
           const std::uint64_t halves[2] = {low, high};
           std::uint64_t k = j;
           for (std::uint64_t word : halves)
@@ -332,7 +333,8 @@ class SparseKernel final : public Kernel {
 
   // n: the values known so far.
   std::string released_text(std::uint64_t n) const {
-    return "which was released to stay within the memory bound (kept: " + kept_values_text(prefix_end_, tail_start_, n) + ")";
+    return "which was released to stay within the memory bound (kept: " +
+           kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
   // Computes heaps block by block until target, or until a value does not fit T (returned).
