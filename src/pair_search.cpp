@@ -608,14 +608,17 @@ inline std::uint32_t slot_hits_to_values(std::uint32_t slot_hits, int count) {
   return found;
 }
 
-// ORs into hit[slot] the lanes of v, within `within`, equal to targets[slot].
+// Lowers, lane by lane within `within`, least[slot] to the XOR of v with targets[slot]: a lane
+// gives the slot's value where that XOR is 0. Kept as vectors, as in pair_screen.cpp: masks
+// ORed into an array of words were kept in memory and read back as a vector, a read that waited
+// on the writes (a quarter of this function's time on the sparse kernel's chain).
 template <class T, int Slots, class Lanes>
-__attribute__((target("avx512f,avx512bw"))) void compare_with_slots(__m512i v, Lanes within,
-                                                                   const __m512i (&targets)[Slots],
-                                                                   Lanes (&hit)[Slots]) {
+__attribute__((target("avx512f,avx512bw"))) void lower_slots(__m512i v, Lanes within, const __m512i (&targets)[Slots],
+                                                            __m512i (&least)[Slots]) {
   for (int slot = 0; slot < Slots; ++slot) {
-    if constexpr (sizeof(T) == 1) hit[slot] |= _mm512_mask_cmpeq_epi8_mask(within, v, targets[slot]);
-    else hit[slot] |= _mm512_mask_cmpeq_epi16_mask(within, v, targets[slot]);
+    const __m512i x = _mm512_xor_si512(v, targets[slot]);
+    if constexpr (sizeof(T) == 1) least[slot] = _mm512_mask_min_epu8(least[slot], within, least[slot], x);
+    else least[slot] = _mm512_mask_min_epu16(least[slot], within, least[slot], x);
   }
 }
 
@@ -625,17 +628,18 @@ __attribute__((target("avx512f,avx512bw"))) std::uint32_t find_masked_xor_avx512
                                                                                const T* values, int count) {
   constexpr std::uint64_t kLanes = 64 / sizeof(T);
   using Lanes = std::conditional_t<sizeof(T) == 1, std::uint64_t, std::uint32_t>;
-  __m512i targets[Slots];
-  for (int slot = 0; slot < Slots; ++slot)
-    targets[slot] = sizeof(T) == 1 ? _mm512_set1_epi8(static_cast<char>(values[slot % count]))
-                                   : _mm512_set1_epi16(static_cast<short>(values[slot % count]));
-  Lanes hit[Slots] = {};
+  __m512i targets[Slots], least[Slots];
+  for (int slot = 0, k = 0; slot < Slots; ++slot, k = k + 1 == count ? 0 : k + 1) {  // k = slot % count
+    targets[slot] = sizeof(T) == 1 ? _mm512_set1_epi8(static_cast<char>(values[k]))
+                                   : _mm512_set1_epi16(static_cast<short>(values[k]));
+    least[slot] = _mm512_set1_epi8(-1);
+  }
   constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
   std::uint64_t x = 0;
   for (; x + kLanes <= lanes; x += kLanes)
-    compare_with_slots<T, Slots>(_mm512_ternarylogic_epi32(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x),
-                                                           _mm512_loadu_si512(holes + x), kXorThenOr),
-                                 ~Lanes{0}, targets, hit);
+    lower_slots<T, Slots>(_mm512_ternarylogic_epi32(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x),
+                                                    _mm512_loadu_si512(holes + x), kXorThenOr),
+                          ~Lanes{0}, targets, least);
   if (x < lanes) {  // the last lanes, fewer than a vector: loaded under a mask
     const auto loaded = static_cast<Lanes>((Lanes{1} << (lanes - x)) - 1);
     __m512i p, q, h;
@@ -648,10 +652,14 @@ __attribute__((target("avx512f,avx512bw"))) std::uint32_t find_masked_xor_avx512
       q = _mm512_maskz_loadu_epi16(loaded, partners + x);
       h = _mm512_maskz_loadu_epi16(loaded, holes + x);
     }
-    compare_with_slots<T, Slots>(_mm512_ternarylogic_epi32(p, q, h, kXorThenOr), loaded, targets, hit);
+    lower_slots<T, Slots>(_mm512_ternarylogic_epi32(p, q, h, kXorThenOr), loaded, targets, least);
   }
   std::uint32_t slot_hits = 0;
-  for (int slot = 0; slot < Slots; ++slot) slot_hits |= std::uint32_t{hit[slot] != 0} << slot;
+  for (int slot = 0; slot < Slots; ++slot) {
+    const bool hit = sizeof(T) == 1 ? _mm512_cmpeq_epi8_mask(least[slot], _mm512_setzero_si512()) != 0
+                                    : _mm512_cmpeq_epi16_mask(least[slot], _mm512_setzero_si512()) != 0;
+    slot_hits |= std::uint32_t{hit} << slot;
+  }
   return slot_hits_to_values(slot_hits, count);
 }
 
@@ -661,8 +669,8 @@ __attribute__((target("avx2"))) std::uint32_t find_masked_xor_avx2(const T* part
                                                                    const T* values, int count) {
   constexpr std::uint64_t kLanes = 32 / sizeof(T);
   __m256i targets[Slots], hit[Slots];
-  for (int slot = 0; slot < Slots; ++slot) {
-    const T value = values[slot % count];
+  for (int slot = 0, k = 0; slot < Slots; ++slot, k = k + 1 == count ? 0 : k + 1) {  // k = slot % count
+    const T value = values[k];
     targets[slot] = sizeof(T) == 1 ? _mm256_set1_epi8(static_cast<char>(value))
                                    : _mm256_set1_epi16(static_cast<short>(value));
     hit[slot] = _mm256_setzero_si256();
