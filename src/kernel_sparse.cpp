@@ -42,6 +42,7 @@
 // it (see SparseKernel::pipeline).
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <bit>
 #include <exception>
@@ -629,6 +630,11 @@ class SparseKernel final : public Kernel {
           extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage]);
           for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
         }
+        // The chain compares only candidates none of the bands gave. They are dropped here once the
+        // band before the last is done, then where the last (little, and near the chain) gave any.
+        for (std::uint64_t i = first; i < last; ++i)
+          if (stage == kPipelineStages - 2 || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
+            drop_given(candidates_[i]);
         return;
       }
     mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
@@ -1351,6 +1357,21 @@ class SparseKernel final : public Kernel {
         listed.unsure |= static_cast<std::uint16_t>(1u << k);
   }
 
+  // Removes the candidates the bands gave, keeping the others in order with their unsure bits,
+  // so that the chain compares them without looking at given (decide_quickly).
+  static void drop_given(Candidates& listed) {
+    int left = 0;
+    std::uint16_t unsure = 0;
+    for (int k = 0; k < listed.count; ++k) {  // without a branch: which are given varies from heap to heap
+      listed.values[left] = listed.values[k];
+      unsure |= static_cast<std::uint16_t>(((listed.unsure >> k) & 1) << left);
+      left += ((listed.given >> k) & 1) ^ 1;
+    }
+    listed.count = static_cast<std::uint8_t>(left);
+    listed.unsure = static_cast<std::uint16_t>(unsure & ((1u << left) - 1));
+    listed.given = 0;
+  }
+
   // Adapts screen_marked_ to how often screening failed (tuning.hpp).
   void review_screening() {
     if (screened_heaps_ < tuning::kScreenReviewHeaps) return;
@@ -1554,23 +1575,17 @@ class SparseKernel final : public Kernel {
   Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value) const {
     if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
     const Candidates& listed = candidates_[n - base_];
-    // The candidates not given already (screen_band) are compared a few at a time, in order.
-    for (int next = 0;;) {
-      Value compared[tuning::kQuickCandidates];
-      int listed_at[tuning::kQuickCandidates];
-      int count = 0;
-      for (; next < listed.count && count < tuning::kQuickCandidates; ++next)
-        if (((listed.given >> next) & 1) == 0) {
-          compared[count] = listed.values[next];
-          listed_at[count++] = next;
-        }
-      if (count == 0) return Quick::kUndecided;
-      const int chosen = first_not_given<T>(g, n, rare_before_block, compared, count);
+    assert(listed.given == 0);  // the pipeline drops those its bands gave (drop_given)
+    // A few at a time, in order.
+    for (int next = 0; next < listed.count; next += tuning::kQuickCandidates) {
+      const int chosen = first_not_given<T>(g, n, rare_before_block, listed.values + next,
+                                            std::min(tuning::kQuickCandidates, listed.count - next));
       if (chosen >= 0) {
-        value = compared[chosen];
-        return (listed.unsure >> listed_at[chosen]) & 1 ? Quick::kSpeculative : Quick::kDecided;
+        value = listed.values[next + chosen];
+        return (listed.unsure >> (next + chosen)) & 1 ? Quick::kSpeculative : Quick::kDecided;
       }
     }
+    return Quick::kUndecided;
   }
 
   // The first of candidates[0..count) that none of heap n's options left to the ordered part
