@@ -687,9 +687,18 @@ class SparseKernel final : public Kernel {
   // (marking the screened pairs of each such heap instead cost a quarter of the pipeline's work
   // on Grundy's game). Those a far pair gives join the known set; those a band gives are noted as
   // given. Without it, the chain would decide such heaps in full (7% of them on Grundy's game).
+  // Where all of a round's are given by far pairs, another round follows (kCandidateRounds).
   template <class T>
   void extend_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                          std::uint64_t r_low) {
+    for (int round = 0; round < tuning::kCandidateRounds; ++round)
+      if (!list_more_candidates(g, q, first, last, r_low)) return;
+  }
+
+  // One round of extend_candidates; says whether any heap had more candidates listed.
+  template <class T>
+  bool list_more_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
+                            std::uint64_t r_low) {
     const std::uint64_t heaps = last - first;
     // The largest T marks a hole (find_xor_values), so it is never a candidate.
     const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
@@ -712,7 +721,7 @@ class SparseKernel final : public Kernel {
       next_count[j] = count;
       if (count > 0) extended |= std::uint64_t{1} << j;
     }
-    if (extended == 0) return;
+    if (extended == 0) return false;
     std::uint64_t far_hits[kScreenSlots] = {}, band_hits[kScreenSlots] = {};
     for (const Screened& range : screened_of_group_[q])
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
@@ -738,6 +747,7 @@ class SparseKernel final : public Kernel {
       note_unsure(merged, known, common_pattern(base_ + first + j));
       listed = merged;
     }
+    return true;
   }
 
   // Where a rare value below heap base_ + i's first candidate the bands left (the value the
