@@ -38,11 +38,14 @@ inline constexpr std::size_t kQuickMovesAtMost = 4;
 // D[k], its pairs with the rare r in [D[k], D[k-1]) are screened against its candidates once the
 // heaps below s + 64 - D[k] are decided; the thread deciding heaps in order compares only the
 // pairs with r up to the last distance. A band has D[k] - 64 heaps of slack before that thread
-// needs it, and the bands double as the rare positions in them do (Grundy's game: 50 below 256,
-// 112 below 512, 208 below 1024). D[0] / 64 groups can be worked on at once ahead of it.
-// Measured with {8192, 4096, 2048, 1024, 512, 256} while the bands were marked, not screened:
-// their marking was a third of the work (Grundy's game to 2^22, two threads).
-inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1024, 512, 256};
+// needs it (Grundy's game has 50 rare positions below 256, 112 below 512, 208 below 1024). D[0] / 64
+// groups can be worked on at once ahead of it. The band before the last also lists further
+// candidates (the longest band task), so it has 768 - 64 heaps of slack: with {2048, 1024, 512,
+// 256}, the chain waited for it in the profile's longest path at 19000 of 65000 groups (Grundy's
+// game to 2^22, two threads), with {2048, 1024, 768, 256} at 5000 (span 6.6-7.0% of the work ->
+// 5.9-6.2%; 0.6: 6.7% -> 5.5-6.1%). Measured with {8192, 4096, 2048, 1024, 512, 256} while the bands
+// were marked, not screened: their marking was a third of the work.
+inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1024, 768, 256};
 inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPipelineDistances) - 1];
 static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
               "the near rare positions are read in vectors of 64 bytes, laid out for a block");
