@@ -137,27 +137,27 @@ class GroupMarks {
     const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
 #ifdef __SSE2__
-    if constexpr (sizeof(T) == 1)
-      if (heaps == tuning::kSparseGroup) {
-        // The values stay in registers, eight to a word. Written to the stack and read back
-        // between the stores, a read waited on them where the addresses shared their last 12
-        // bits, which moves with the layout of the code and the stack: the probe pairs of
-        // Grundy's game to 2^22 took 2.5 times as long in a build that changed another function.
-        const __m128i parts = _mm_set1_epi8(static_cast<char>(part));
-        for (std::uint64_t j = 0; j < heaps; j += 16) {
-          const __m128i sixteen =
-              _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
-          const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(sixteen));
-          const std::uint64_t high =
-              static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sixteen, sixteen)));
-          const std::uint64_t halves[2] = {low, high};
-          std::uint64_t k = j;
-          for (std::uint64_t word : halves)
-            for (int byte = 0; byte < 8; ++byte, ++k, base += stride, word >>= 8)
-              if (k != skip) base[word & 0xff] = 1;
-        }
-        return;
+    if (heaps == tuning::kSparseGroup) {
+      // The values stay in registers, a word of them at a time. Written to the stack and read
+      // back between the stores, a read waited on them where the addresses shared their last 12
+      // bits, which moves with the layout of the code and the stack: the probe pairs of Grundy's
+      // game to 2^22 took 2.5 times as long in a build that changed another function.
+      constexpr std::uint64_t kPerVector = 16 / sizeof(T), kPerWord = 8 / sizeof(T);
+      constexpr std::uint64_t kMask = sizeof(T) == 1 ? 0xff : 0xffff;
+      const __m128i parts =
+          sizeof(T) == 1 ? _mm_set1_epi8(static_cast<char>(part)) : _mm_set1_epi16(static_cast<short>(part));
+      for (std::uint64_t j = 0; j < heaps; j += kPerVector) {
+        const __m128i vector = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
+        const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(vector));
+        const std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)));
+        const std::uint64_t halves[2] = {low, high};
+        std::uint64_t k = j;
+        for (std::uint64_t word : halves)
+          for (std::uint64_t lane = 0; lane < kPerWord; ++lane, ++k, base += stride, word >>= 8 * sizeof(T))
+            if (k != skip) base[word & kMask] = 1;
       }
+      return;
+    }
 #endif
     for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
       if (j != skip) base[static_cast<T>(part ^ partners[j])] = 1;
