@@ -42,9 +42,9 @@
 // it (see SparseKernel::pipeline).
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
 #include <bit>
+#include <cassert>
 #include <exception>
 #include <limits>
 #include <optional>
