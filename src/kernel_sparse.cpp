@@ -765,13 +765,22 @@ class SparseKernel final : public Kernel {
     const Value c = listed.values[std::countr_zero(left)];
     const ValueSet& common = common_pattern(base_ + i);
     if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
-    collect_missing(g, base_ + i, 1, floor, limit, worker.marks, worker.missing, known_[i]);
-    if (worker.missing.first_present(c) < c) {
-      const Collected more =
-          collect_missing(g, base_ + i, scanned_to_[i] + 1, 0, floor, worker.marks, worker.missing, known_[i]);
-      scanned_to_[i] = std::max(scanned_to_[i], more.listed_to);
-    }
+    scanned_to_[i] = search_past_known(g, base_ + i, floor, limit, c, worker, known_[i]);
     note_unsure(listed, known_[i], common);
+  }
+
+  // Looks for the values in worker.missing below `below` among heap n's pairs that its known set
+  // lacks, as a full decision would: those with the partner in [floor, limit), then, while one is
+  // still missing, those past its scan (a after scanned_to_, partner below floor), moving each one
+  // found to found. Returns up to which a the scan has now listed every pair.
+  template <class T>
+  std::uint64_t search_past_known(const ValueVector<T>& g, std::uint64_t n, std::uint64_t floor, std::uint64_t limit,
+                                  Value below, PipelineWorker& worker, ValueSet& found) const {
+    const std::uint64_t scanned_to = scanned_to_[n - base_];
+    collect_missing(g, n, 1, floor, limit, worker.marks, worker.missing, found);
+    if (worker.missing.first_present(below) >= below) return scanned_to;
+    const Collected more = collect_missing(g, n, scanned_to + 1, 0, floor, worker.marks, worker.missing, found);
+    return std::max(scanned_to, more.listed_to);
   }
 
   // Confirms the values group q's heaps took on speculation, noting the first wrong one.
@@ -804,10 +813,7 @@ class SparseKernel final : public Kernel {
     if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
     ValueSet& missing = worker.missing;
     if (missing.assign_missing_below(found, common_pattern(n), value) == 0) return value;
-    const std::uint64_t limit = known_below(n);
-    collect_missing(g, n, 1, limit, n, worker.marks, missing, found);
-    if (missing.first_present(value) < value)
-      collect_missing(g, n, scanned_to_[i] + 1, 0, limit, worker.marks, missing, found);
+    search_past_known(g, n, known_below(n), n, value, worker, found);
     if (missing.first_present(value) >= value) return value;
     return decide_fully(g, n, rare_.size(), worker.scratch);
   }
