@@ -267,7 +267,7 @@ class SparseKernel final : public Kernel {
  private:
   // A heap's least common values missing from its known set, for decide_quickly.
   struct Candidates {
-    Value values[kScreenSlots];  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
+    Value values[kScreenSlots] = {};  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
     std::uint8_t count = 0;
     std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
     std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand (screen_band)
@@ -627,7 +627,7 @@ class SparseKernel final : public Kernel {
         const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
         screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
         if (stage == kPipelineStages - 2) {
-          extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage]);
+          extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage], worker);
           for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
         }
         // The chain compares only candidates none of the bands gave. They are dropped here once the
@@ -651,19 +651,25 @@ class SparseKernel final : public Kernel {
   template <class T>
   void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
                    std::uint64_t r_high) {
+    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
+    if (r_first == rare_.end() || *r_first >= r_high) return;
     const std::uint64_t heaps = last - first;
+    // Slots past a heap's candidates hold the largest T, never a candidate (find_xor_values), so
+    // that they seldom hit: the hits are then few, and taken bit by bit.
+    constexpr T kUnlisted = std::numeric_limits<T>::max();
     ScreenCandidates<T> screened{};  // lanes past a short group read as zero
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const Candidates& listed = candidates_[first + j];
-      for (int k = 0; k < kScreenSlots; ++k)  // slots past the candidates repeat the first (any, if none)
-        screened.values[k][j] = static_cast<T>(listed.count > 0 ? listed.values[k < listed.count ? k : 0] : 0);
+      for (int k = 0; k < kScreenSlots; ++k)  // without a branch: the count varies from heap to heap
+        screened.values[k][j] = k < listed.count ? static_cast<T>(listed.values[k]) : kUnlisted;
     }
     std::uint64_t hits[kScreenSlots] = {};
     screen_rare_range(g, first, heaps, r_low, r_high, screened, hits);
-    for (std::uint64_t j = 0; j < heaps; ++j) {
-      Candidates& listed = candidates_[first + j];
-      for (int k = 0; k < listed.count; ++k) listed.given |= static_cast<std::uint16_t>(((hits[k] >> j) & 1) << k);
-    }
+    for (int k = 0; k < kScreenSlots; ++k)
+      for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) {
+        Candidates& listed = candidates_[first + static_cast<std::uint64_t>(std::countr_zero(bits))];
+        if (k < listed.count) listed.given |= static_cast<std::uint16_t>(1u << k);
+      }
   }
 
   // Screens the pairs of the heaps base_ + first + j, j < heaps, with the rare r in [r_low, r_high),
@@ -687,15 +693,31 @@ class SparseKernel final : public Kernel {
   // (marking the screened pairs of each such heap instead cost a quarter of the pipeline's work
   // on Grundy's game). Those a far pair gives join the known set; those a band gives are noted as
   // given. Without it, the chain would decide such heaps in full (7% of them on Grundy's game).
-  // Where all of a round's are given by far pairs, another round follows (kCandidateRounds).
+  // The few heaps whose next values the far pairs all gave (1 in 50 on Grundy's game) are then
+  // listed one by one from their pairs marked (list_candidates_exactly): a second round for the
+  // whole group cost as much as the first.
   template <class T>
   void extend_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
-                         std::uint64_t r_low) {
-    for (int round = 0; round < tuning::kCandidateRounds; ++round)
-      if (!list_more_candidates(g, q, first, last, r_low)) return;
+                         std::uint64_t r_low, PipelineWorker& worker) {
+    if (!list_more_candidates(g, q, first, last, r_low)) return;
+    for (std::uint64_t i = first; i < last; ++i)
+      if (needs_more_candidates(i)) list_candidates_exactly(g, i, r_low, worker);
   }
 
-  // One round of extend_candidates; says whether any heap had more candidates listed.
+  // Whether heap base_ + i has fewer than three candidates not given, while its known set may
+  // miss common values past its list.
+  bool needs_more_candidates(std::uint64_t i) const {
+    const Candidates& listed = candidates_[i];
+    const int left = listed.count - std::popcount(static_cast<unsigned>(listed.given));
+    return left < 3 && (exact_below_[i] != kExact || listed.count == kScreenSlots);
+  }
+
+  // The band pairs' end (r_high) for the further candidates: up to the far pairs of the group's
+  // last heaps.
+  static constexpr std::uint64_t kBandsEnd = tuning::kPipelineDistances[0] + tuning::kSparseGroup;
+
+  // The round of extend_candidates for the whole group; says whether any heap had more
+  // candidates listed.
   template <class T>
   bool list_more_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                             std::uint64_t r_low) {
@@ -707,9 +729,8 @@ class SparseKernel final : public Kernel {
     std::uint64_t extended = 0;  // bit j: heap first + j has next candidates
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const Candidates& listed = candidates_[first + j];
-      const int left = listed.count - std::popcount(static_cast<unsigned>(listed.given));
       int count = 0;
-      if (left < 3 && (exact_below_[first + j] != kExact || listed.count == kScreenSlots)) {
+      if (needs_more_candidates(first + j)) {
         const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
         known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), limit, [&](Value v) {
           if (v >= from) next.values[count++][j] = static_cast<T>(v);
@@ -726,7 +747,7 @@ class SparseKernel final : public Kernel {
     for (const Screened& range : screened_of_group_[q])
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
                         range.last - range.first, range.move->unequal, heaps, next, far_hits);
-    screen_rare_range(g, first, heaps, r_low, tuning::kPipelineDistances[0] + tuning::kSparseGroup, next, band_hits);
+    screen_rare_range(g, first, heaps, r_low, kBandsEnd, next, band_hits);
     for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
       const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
       Candidates& listed = candidates_[first + j];
@@ -748,6 +769,40 @@ class SparseKernel final : public Kernel {
       listed = merged;
     }
     return true;
+  }
+
+  // extend_candidates for one heap, base_ + i: its screened far pairs marked into its known set
+  // (exact then, as where a block's screening failed), its candidates listed on past those the
+  // bands left, each noted as given where one of its pairs with the rare r in [r_low, kBandsEnd)
+  // gives it.
+  template <class T>
+  void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, PipelineWorker& worker) {
+    const std::uint64_t n = base_ + i;
+    worker.scratch.fit(bound_);
+    ValueMarks& marks = worker.scratch.marks;
+    if (exact_below_[i] != kExact) mark_screened_pairs(g, i, marks);  // leaves the marks clear
+    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
+    const auto r_last = std::lower_bound(r_first, rare_.end(), kBandsEnd);
+    for (const SplitMove& move : moves_.split_two()) mark_pairs(g, move, n - move.take, r_first, r_last, marks);
+    ValueSet& band = worker.scratch.seen;
+    band.clear();
+    marks.move_into(band);
+    Candidates& listed = candidates_[i];
+    Candidates merged;
+    for (int k = 0; k < listed.count; ++k)
+      if (((listed.given >> k) & 1) == 0) merged.values[merged.count++] = listed.values[k];
+    // The known set is exact now: the values it misses past the list are the next candidates.
+    const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
+    const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
+    const ValueSet& common = common_pattern(n);
+    known_[i].for_each_missing_of(common, limit, [&](Value v) {
+      if (v < from) return true;
+      merged.given |= static_cast<std::uint16_t>(static_cast<unsigned>(band.contains(v)) << merged.count);
+      merged.values[merged.count++] = v;
+      return merged.count < kScreenSlots;
+    });
+    note_unsure(merged, known_[i], common);
+    listed = merged;
   }
 
   // Where a rare value below heap base_ + i's first candidate the bands left (the value the
@@ -1366,11 +1421,13 @@ class SparseKernel final : public Kernel {
 
   // Sets listed.unsure: bit k where a rare value below candidate k is missing from known.
   static void note_unsure(Candidates& listed, const ValueSet& known, const ValueSet& common) {
+    Value largest = 0;
+    for (int k = 0; k < listed.count; ++k) largest = std::max(largest, listed.values[k]);
+    // One search: a rare value is missing below candidate k exactly when the least one is.
+    const Value least_rare_missing = known.first_missing_outside(common, largest);
     listed.unsure = 0;
     for (int k = 0; k < listed.count; ++k)
-      // Once a rare value below one candidate is missing, it is below every later one too.
-      if (listed.unsure != 0 || known.misses_any_below(common, listed.values[k]))
-        listed.unsure |= static_cast<std::uint16_t>(1u << k);
+      listed.unsure |= static_cast<std::uint16_t>(static_cast<unsigned>(least_rare_missing < listed.values[k]) << k);
   }
 
   // Removes the candidates the bands gave, keeping the others in order with their unsure bits,

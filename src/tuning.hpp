@@ -55,11 +55,6 @@ inline constexpr std::uint64_t kPipelineLeastHeaps = 4096;
 // The pipeline starts after this many blocks in a row without a wrong speculation: a wrong one
 // voids what the chain decided after it, up to where its confirmation ran. Not measured.
 inline constexpr std::uint64_t kPipelineAfterQuietBlocks = 8;
-// Rounds of further candidates listed where the bands left fewer than three (extend_candidates):
-// one round's twelve may all be given by the far screened pairs. To 2^22 on two threads, the
-// chain's full decisions with one round, two and three: 0.6 55704, 3357 and 1796 (span 7.0-7.8%,
-// 6.3-6.5% and 6.4-6.6% of the work); Grundy's game 7366, 1322 and 1240.
-inline constexpr int kCandidateRounds = 2;
 
 // Heaps of a game with values below 64 and at most this many rare positions are decided one at a
 // time (lone_heap.hpp) instead of in blocks. One thread to 2^20, alone against in blocks: 0.167

@@ -164,14 +164,15 @@ class ValueSet {
     return assign_missing_below(present, present, limit);
   }
 
-  // Whether some value below limit is in neither this set nor pattern (both of one size).
-  bool misses_any_below(const ValueSet& pattern, Value limit) const {
-    for (std::size_t w = 0; w < words_.size() && w * 64 < limit; ++w) {
-      std::uint64_t free = ~words_[w] & ~pattern.words_[w];
-      if (limit - w * 64 < 64) free &= (std::uint64_t{1} << (limit - w * 64)) - 1;
-      if (free) return true;
-    }
-    return false;
+  // The least value in neither this set nor pattern (both of one size); limit when there is none
+  // below limit.
+  Value first_missing_outside(const ValueSet& pattern, Value limit) const {
+    for (std::size_t w = 0; w < words_.size() && w * 64 < limit; ++w)
+      if (std::uint64_t free = ~words_[w] & ~pattern.words_[w]) {
+        const auto v = static_cast<Value>(w * 64 + std::countr_zero(free));
+        return v < limit ? v : limit;
+      }
+    return limit;
   }
 
   // Removes every value of other (a set of the same size); returns how many values are left.

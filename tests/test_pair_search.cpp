@@ -241,16 +241,19 @@ TEST_P(PairSearchUnder, XorOfOneByteLanesEqualsALoop) { check_random_xor_searche
 TEST_P(PairSearchUnder, XorOfTwoByteLanesEqualsALoop) { check_random_xor_searches<std::uint16_t>(0x7f); }
 TEST_P(PairSearchUnder, XorOfFourByteLanesEqualsALoop) { check_random_xor_searches<std::uint32_t>(0x7f); }
 
-TEST(ValueSetTest, MissesAnyBelowLooksOnlyBelowTheLimitAndOutsideThePattern) {
+TEST(ValueSetTest, FirstMissingOutsideLooksOnlyBelowTheLimitAndOutsideThePattern) {
   ValueSet set(256), pattern(256);
   for (Value v = 0; v < 256; v += 2) pattern.insert(v);  // the even values are not asked about
   for (Value v = 1; v < 200; v += 2) set.insert(v);
-  EXPECT_FALSE(set.misses_any_below(pattern, 200));
-  EXPECT_TRUE(set.misses_any_below(pattern, 202));  // 201 is missing
+  EXPECT_EQ(set.first_missing_outside(pattern, 200), 200u);
+  EXPECT_EQ(set.first_missing_outside(pattern, 256), 201u);
   set.erase(63);
-  EXPECT_TRUE(set.misses_any_below(pattern, 64));
-  EXPECT_FALSE(set.misses_any_below(pattern, 63));
-  EXPECT_FALSE(set.misses_any_below(pattern, 0));
+  EXPECT_EQ(set.first_missing_outside(pattern, 256), 63u);
+  EXPECT_EQ(set.first_missing_outside(pattern, 64), 63u);
+  EXPECT_EQ(set.first_missing_outside(pattern, 63), 63u);
+  EXPECT_EQ(set.first_missing_outside(pattern, 0), 0u);
+  set.erase(1);
+  EXPECT_EQ(set.first_missing_outside(pattern, 256), 1u);
 }
 
 }  // namespace
