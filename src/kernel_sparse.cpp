@@ -59,6 +59,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "chain_step.hpp"
 #include "kernel.hpp"
 #include "lone_heap.hpp"
 #include "pair_bits.hpp"
@@ -265,13 +266,10 @@ class SparseKernel final : public Kernel {
   }
 
  private:
-  // A heap's least common values missing from its known set, for decide_quickly.
-  struct Candidates {
-    Value values[kScreenSlots] = {};  // tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened
-    std::uint8_t count = 0;
-    std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
-    std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand (screen_band)
-  };
+  // A heap's least common values missing from its known set, for decide_quickly and the
+  // pipeline's chain: tuning::kQuickCandidates in blocks; in the pipeline, as many as are screened.
+  // given: by the bands (screen_band).
+  using Candidates = HeapCandidates;
 
   // A heap whose full decision differs from the value taken on speculation.
   struct Miss {
@@ -512,6 +510,7 @@ class SparseKernel final : public Kernel {
   void run_chain(ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
     const Value type_max = std::numeric_limits<T>::max();
     const std::uint64_t count = g.size() - base_;
+    const NearOptions<T> near = near_options<T>();
     std::uint64_t n = base_;
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       PipelineGroup& group = pipe.groups[q];
@@ -522,7 +521,20 @@ class SparseKernel final : public Kernel {
       if (pipe.stop.load(std::memory_order_relaxed)) break;
       const Ticks began = pipe.timed ? read_ticks() : 0;
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
+      const bool compare_alone = can_chain_decide(near) && bound_ == candidates_bound_ && !takes_all_between(n, end);
       for (; n < end; ++n) {
+        if constexpr (sizeof(T) <= 2)  // can_pipeline
+          if (compare_alone) {  // while the compare settles the heaps
+            std::uint64_t speculated = 0;
+            const std::uint64_t stopped =
+                chain_decide(g.data(), n, end, candidates_.data() + (n - base_), near, speculated);
+            group.speculated |= speculated << ((n - base_) % tuning::kSparseGroup);
+            for (; n < stopped; ++n) {
+              ++histogram_[g[n]];
+              odd_histogram_[g[n]] += n & 1;
+            }
+            if (n == end) break;
+          }
         Value value = 0;
         // Not decide_quickly_exact: candidates listed again would miss what the bands gave.
         const Quick outcome = decide_quickly(g, n, rare_.size(), value);
@@ -1628,6 +1640,26 @@ class SparseKernel final : public Kernel {
         near.parts[near_ - rare_[k]] = static_cast<T>(rare_values_[k]);
         near.holes[near_ - rare_[k]] = 0;
       }
+    split_takes_.clear();
+    for (const SplitMove& move : moves_.split_two()) split_takes_.push_back(move.take);
+  }
+
+  // The near options as the chain's step compares them (chain_step.hpp): every lane, where
+  // first_not_given compares those with a partner from known_below(n) on, the same in the pipeline
+  // (its known set stops more than near_ below every heap).
+  template <class T>
+  NearOptions<T> near_options() const {
+    const NearRare<T>& near = near_rare<T>();
+    return {near.parts.data(), near.holes.data(), near_, split_takes_.data(), split_takes_.size(),
+            moves_.leave_one().data(), moves_.leave_one().size()};
+  }
+
+  // Whether a heap in [from, to) may be taken whole (an option of value 0 decide_in_order does not
+  // compare).
+  bool takes_all_between(std::uint64_t from, std::uint64_t to) const {
+    for (std::uint64_t n = from; n < to; ++n)
+      if (moves_.takes_all(n)) return true;
+    return false;
   }
 
   // What decide_quickly settled.
@@ -1828,6 +1860,7 @@ class SparseKernel final : public Kernel {
 
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
+  std::vector<std::uint64_t> split_takes_;       // each two-heap split's take, for near_options
   std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
   std::uint64_t heap_count_ = 0;       // its heaps (known_ may hold more sets: it only grows)
   bool pipelined_ = false;             // the per-heap state is the pipeline's (known_below)

@@ -1,0 +1,170 @@
+// AVX-512 only (the pipeline runs only where its bands are screened, pair_screen.hpp).
+
+#include "chain_step.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define SGX_HAVE_AVX512_CHAIN 1
+#endif
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <type_traits>
+
+#include "vector_path.hpp"
+
+namespace sgx {
+
+template <class T>
+bool can_chain_decide(const NearOptions<T>& options) {
+#ifdef SGX_HAVE_AVX512_CHAIN
+  return vector_path() == VectorPath::Avx512 && options.split_count >= 1 && options.split_count <= kInOrderSplits &&
+         options.lanes == kChainLanes;
+#else
+  (void)options;
+  return false;
+#endif
+}
+template bool can_chain_decide(const NearOptions<std::uint8_t>&);
+template bool can_chain_decide(const NearOptions<std::uint16_t>&);
+template bool can_chain_decide(const NearOptions<std::uint32_t>&);
+
+#ifdef SGX_HAVE_AVX512_CHAIN
+namespace {
+
+// Lanes of T in a vector of 64 bytes, and the operations on them.
+template <class T>
+struct Vec {
+  static constexpr std::uint64_t kLanes = 64 / sizeof(T);
+  using Mask = std::conditional_t<sizeof(T) == 1, __mmask64, __mmask32>;
+
+  static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i broadcast(Value v) {
+    if constexpr (sizeof(T) == 1) return _mm512_set1_epi8(static_cast<char>(v));
+    else return _mm512_set1_epi16(static_cast<short>(v));
+  }
+  // Lane i: lane index[i] of low (below kLanes) or of high (from kLanes on).
+  static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i permute(__m512i low, __m512i index,
+                                                                               __m512i high) {
+    if constexpr (sizeof(T) == 1) return _mm512_permutex2var_epi8(low, index, high);
+    else return _mm512_permutex2var_epi16(low, index, high);
+  }
+  static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool any_equal(__m512i a, __m512i b) {
+    if constexpr (sizeof(T) == 1) return _mm512_cmpeq_epi8_mask(a, b) != 0;
+    else return _mm512_cmpeq_epi16_mask(a, b) != 0;
+  }
+  static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i min(__m512i a, __m512i b) {
+    if constexpr (sizeof(T) == 1) return _mm512_min_epu8(a, b);
+    else return _mm512_min_epu16(a, b);
+  }
+  // The vector whose lane i is start + i.
+  static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i counting(std::uint64_t start) {
+    alignas(64) T lanes[kLanes];
+    for (std::uint64_t i = 0; i < kLanes; ++i) lanes[i] = static_cast<T>(start + i);
+    return _mm512_load_si512(lanes);
+  }
+};
+
+// The candidates compared at once.
+constexpr int kCompared = 4;
+
+// The step for Splits splits, its vectors of near lanes known when compiled, so that they stay in
+// registers.
+template <class T, int Splits>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx512(
+    T* g, std::uint64_t from, std::uint64_t to, const HeapCandidates* candidates, const NearOptions<T>& options,
+    std::uint64_t& speculated) {
+  using V = Vec<T>;
+  constexpr std::uint64_t kLanes = V::kLanes;
+  constexpr std::uint64_t kHeld = 2 * kLanes;  // the newest values, in held_low and held_high
+  constexpr std::uint64_t kVectors = kChainLanes / kLanes;  // a split's
+  assert(options.lanes == kChainLanes && options.split_count == Splits && from >= 2 * kHeld && to - from <= 64);
+  constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
+  // g[n - kHeld + p] is lane p of (held_low, held_high) at heap n's turn. A split taking t <= kLanes
+  // finds its newest partners, G(n - t - kLanes + i), at p = kLanes - t + i.
+  __m512i held_low = _mm512_loadu_si512(g + from - kHeld), held_high = _mm512_loadu_si512(g + from - kLanes);
+  const __m512i next_value = V::counting(1);  // shifted by one, the last lane from the second source
+  __m512i newest_index[kInOrderSplits];
+  for (std::size_t s = 0; s < options.split_count; ++s)
+    newest_index[s] = V::counting(kLanes - std::min(options.takes[s], kLanes));
+  for (std::uint64_t n = from; n < to; ++n) {
+    const HeapCandidates& listed = candidates[n - from];
+    assert(listed.given == 0);
+    __m512i pairs[Splits * kVectors];
+    for (int s = 0; s < Splits; ++s) {
+      const std::uint64_t take = options.takes[s];
+      const T* partners = g + (n - take - kChainLanes);
+      for (std::uint64_t v = 0; v < kVectors; ++v) {
+        const std::uint64_t x = v * kLanes;
+        const __m512i partner = v + 1 == kVectors && take <= kLanes
+                                    ? V::permute(held_low, newest_index[s], held_high)
+                                    : _mm512_loadu_si512(partners + x);
+        pairs[s * kVectors + v] = _mm512_ternarylogic_epi32(_mm512_loadu_si512(options.parts + x), partner,
+                                                            _mm512_loadu_si512(options.holes + x), kXorThenOr);
+      }
+    }
+    int chosen = -1;
+    for (int next = 0; next < listed.count; next += kCompared) {
+      const int compared = std::min(kCompared, listed.count - next);
+      std::uint32_t given = 0;
+      for (int k = 0; k < kCompared; ++k) {
+        const Value candidate = listed.values[next + std::min(k, compared - 1)];
+        const __m512i target = V::broadcast(candidate);
+        __m512i least = _mm512_xor_si512(pairs[0], target);
+        for (std::uint64_t i = 1; i < Splits * kVectors; ++i) least = V::min(least, _mm512_xor_si512(pairs[i], target));
+        bool hit = V::any_equal(least, _mm512_setzero_si512());
+        for (std::size_t j = 0; j < options.leave_one_count; ++j) hit |= g[n - options.leave_one[j]] == candidate;
+        given |= std::uint32_t{hit} << k;
+      }
+      const std::uint32_t not_given = ~given & ((1u << compared) - 1);
+      if (not_given != 0) {
+        chosen = next + std::countr_zero(not_given);
+        break;
+      }
+    }
+    if (chosen < 0) return n;
+    const Value value = listed.values[chosen];
+    speculated |= std::uint64_t{(listed.unsure >> chosen) & 1u} << (n - from);
+    g[n] = static_cast<T>(value);
+    held_low = V::permute(held_low, next_value, held_high);
+    held_high = V::permute(held_high, next_value, V::broadcast(value));
+  }
+  return to;
+}
+
+// decide_avx512 for the options' count of splits.
+template <class T>
+std::uint64_t decide(T* g, std::uint64_t from, std::uint64_t to, const HeapCandidates* candidates,
+                     const NearOptions<T>& options, std::uint64_t& speculated) {
+  static_assert(kInOrderSplits == 4);
+  switch (options.split_count) {
+    case 1: return decide_avx512<T, 1>(g, from, to, candidates, options, speculated);
+    case 2: return decide_avx512<T, 2>(g, from, to, candidates, options, speculated);
+    case 3: return decide_avx512<T, 3>(g, from, to, candidates, options, speculated);
+    case 4: return decide_avx512<T, 4>(g, from, to, candidates, options, speculated);
+    default: return from;  // not here (can_chain_decide)
+  }
+}
+
+}  // namespace
+
+std::uint64_t chain_decide(std::uint8_t* g, std::uint64_t from, std::uint64_t to, const HeapCandidates* candidates,
+                              const NearOptions<std::uint8_t>& options, std::uint64_t& speculated) {
+  return decide(g, from, to, candidates, options, speculated);
+}
+std::uint64_t chain_decide(std::uint16_t* g, std::uint64_t from, std::uint64_t to, const HeapCandidates* candidates,
+                              const NearOptions<std::uint16_t>& options, std::uint64_t& speculated) {
+  return decide(g, from, to, candidates, options, speculated);
+}
+#else
+std::uint64_t chain_decide(std::uint8_t*, std::uint64_t from, std::uint64_t, const HeapCandidates*,
+                              const NearOptions<std::uint8_t>&, std::uint64_t&) {
+  return from;
+}
+std::uint64_t chain_decide(std::uint16_t*, std::uint64_t from, std::uint64_t, const HeapCandidates*,
+                              const NearOptions<std::uint16_t>&, std::uint64_t&) {
+  return from;
+}
+#endif
+
+}  // namespace sgx
