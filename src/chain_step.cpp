@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
-#include <type_traits>
 
 #include "vector_path.hpp"
 
@@ -19,8 +18,8 @@ namespace sgx {
 template <class T>
 bool can_chain_decide(const NearOptions<T>& options) {
 #ifdef SGX_HAVE_AVX512_CHAIN
-  return vector_path() == VectorPath::Avx512 && options.split_count >= 1 && options.split_count <= kInOrderSplits &&
-         options.lanes == kChainLanes;
+  return sizeof(T) <= 2 && vector_path() == VectorPath::Avx512 && options.split_count >= 1 &&
+         options.split_count <= kInOrderSplits && options.lanes == kChainLanes;
 #else
   (void)options;
   return false;
@@ -37,7 +36,6 @@ namespace {
 template <class T>
 struct Vec {
   static constexpr std::uint64_t kLanes = 64 / sizeof(T);
-  using Mask = std::conditional_t<sizeof(T) == 1, __mmask64, __mmask32>;
 
   static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i broadcast(Value v) {
     if constexpr (sizeof(T) == 1) return _mm512_set1_epi8(static_cast<char>(v));
@@ -65,8 +63,8 @@ struct Vec {
   }
 };
 
-// The candidates compared at once.
-constexpr int kCompared = 4;
+// The candidates compared at once, as in the blocks' ordered part.
+constexpr int kCompared = tuning::kQuickCandidates;
 
 // The step for Splits splits, its vectors of near lanes known when compiled, so that they stay in
 // registers.

@@ -42,8 +42,8 @@ struct NearOptions {
   std::size_t leave_one_count;
 };
 
-// Whether chain_decide runs here (vector_path() is Avx512) for these options: kChainLanes lanes
-// (the pipeline's), one to kInOrderSplits splits.
+// Whether chain_decide runs here (vector_path() is Avx512) for these options: values of 8 or 16
+// bits, kChainLanes lanes (the pipeline's), one to kInOrderSplits splits.
 inline constexpr std::uint64_t kChainLanes = tuning::kPipelineNear;
 inline constexpr std::size_t kInOrderSplits = tuning::kQuickMovesAtMost;
 template <class T>

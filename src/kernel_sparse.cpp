@@ -1644,9 +1644,9 @@ class SparseKernel final : public Kernel {
     for (const SplitMove& move : moves_.split_two()) split_takes_.push_back(move.take);
   }
 
-  // The near options as the chain's step compares them (chain_step.hpp): every lane, where
-  // first_not_given compares those with a partner from known_below(n) on, the same in the pipeline
-  // (its known set stops more than near_ below every heap).
+  // The near options as the chain's step compares them (chain_step.hpp): every lane.
+  // first_not_given compares only the lanes whose partner lies from known_below(n) on, which in the
+  // pipeline are all of them (its known sets stop more than near_ below every heap).
   template <class T>
   NearOptions<T> near_options() const {
     const NearRare<T>& near = near_rare<T>();
@@ -1654,8 +1654,8 @@ class SparseKernel final : public Kernel {
             moves_.leave_one().data(), moves_.leave_one().size()};
   }
 
-  // Whether a heap in [from, to) may be taken whole (an option of value 0 decide_in_order does not
-  // compare).
+  // Whether a heap in [from, to) may be taken whole (an option of value 0 that chain_decide does
+  // not compare).
   bool takes_all_between(std::uint64_t from, std::uint64_t to) const {
     for (std::uint64_t n = from; n < to; ++n)
       if (moves_.takes_all(n)) return true;
