@@ -55,11 +55,9 @@
 #include <vector>
 
 #include <omp.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "chain_step.hpp"
+#include "group_marks.hpp"
 #include "kernel.hpp"
 #include "lone_heap.hpp"
 #include "pair_bits.hpp"
@@ -76,7 +74,6 @@ namespace {
 using RareIt = std::vector<std::uint64_t>::const_iterator;
 
 static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
-static_assert(tuning::kSparseGroup <= kBitHeaps, "a group's pairs are marked as bits in one go");
 static_assert(tuning::kQuickCandidates <= kScreenSlots && kScreenSlots <= 16,
               "a heap's candidates are bits of 16, and screened together");
 
@@ -90,107 +87,6 @@ struct Screened {
   const SplitMove* move;
   std::uint64_t m_lo;
   std::size_t first, last;
-};
-
-// Values below 64 marked as the bits of one word: a local one stays in a register, where
-// inserting into a ValueSet loads and stores its word for every value, each waiting for the one
-// before.
-struct WordMarks {
-  std::uint64_t bits = 0;
-  void insert(Value v) { bits |= std::uint64_t{1} << v; }
-};
-
-// One row of value marks per heap of a group, side by side; with values below 64 (and
-// can_mark_pair_bits), one word of bits per heap instead, and a part's pairs with the whole group
-// listed as they come and marked when the rows are read (pair_bits.hpp).
-class GroupMarks {
- public:
-  // Rows for heaps heaps, each holding values 0..bound; as_bits: one-byte values below 64, kept as
-  // bits (marks_as_bits). The rows are clear: move_row_into leaves them so.
-  void prepare(std::uint64_t heaps, std::uint64_t bound, bool as_bits) {
-    stride_ = ValueMarks::bytes_for(bound);
-    if (bytes_.size() < heaps * stride_) bytes_.assign(heaps * stride_, 0);
-    heaps_ = heaps;
-    as_bits_ = as_bits;
-    pairs_.clear();
-  }
-  // Hands mark (a callable taking marks with insert(Value)) the marks of heap j of the group.
-  template <class F>
-  void mark_heap(std::uint64_t j, F&& mark) {
-    if (as_bits_) {
-      WordMarks word;
-      mark(word);
-      bits_[j] |= word.bits;
-    } else {
-      Row row{bytes_.data() + j * stride_};
-      mark(row);
-    }
-  }
-  // Marks part ^ partners[j] in row j, for every j < heaps (the group's heaps) but skip: the
-  // pairs of one part with the consecutive partners of a group's heaps. The XOR is vectorised
-  // into a row of values, then each is a plain store; as bits, the part is only listed.
-  template <class T>
-  void mark_pair_values(T part, const T* partners, std::uint64_t heaps, std::uint64_t skip) {
-    if constexpr (sizeof(T) == 1)
-      if (as_bits_) return list_pair(part, partners, skip);
-    // The stride in a local: read from the member, it was loaded again after every store (a byte
-    // store may alias it).
-    const std::uint64_t stride = stride_;
-    std::uint8_t* base = bytes_.data();
-#ifdef __SSE2__
-    if (heaps == tuning::kSparseGroup) {
-      // The values stay in registers, a word of them at a time. Written to the stack and read
-      // back between the stores, a read waited on them where the addresses shared their last 12
-      // bits, which moves with the layout of the code and the stack: the probe pairs of Grundy's
-      // game to 2^22 took 2.5 times as long in a build that changed another function.
-      constexpr std::uint64_t kPerVector = 16 / sizeof(T), kPerWord = 8 / sizeof(T);
-      constexpr std::uint64_t kMask = sizeof(T) == 1 ? 0xff : 0xffff;
-      const __m128i parts =
-          sizeof(T) == 1 ? _mm_set1_epi8(static_cast<char>(part)) : _mm_set1_epi16(static_cast<short>(part));
-      for (std::uint64_t j = 0; j < heaps; j += kPerVector) {
-        const __m128i vector = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
-        const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(vector));
-        const std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)));
-        const std::uint64_t halves[2] = {low, high};
-        std::uint64_t k = j;
-        for (std::uint64_t word : halves)
-          for (std::uint64_t lane = 0; lane < kPerWord; ++lane, ++k, base += stride, word >>= 8 * sizeof(T))
-            if (k != skip) base[word & kMask] = 1;
-      }
-      return;
-    }
-#endif
-    for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
-      if (j != skip) base[static_cast<T>(part ^ partners[j])] = 1;
-  }
-  // Kept out of line: inlined into the marking loops, it made Grundy's game (values past 64, so
-  // marked as bytes) 22% slower (one thread to 2^21, 2.77 s against 2.27 s).
-  [[gnu::noinline]] void list_pair(std::uint8_t part, const std::uint8_t* partners, std::uint64_t skip) {
-    pairs_.push_back(GroupPair{partners, part, static_cast<std::uint8_t>(std::min<std::uint64_t>(skip, kBitHeaps))});
-  }
-  // Adds row j's marks to set and clears the row.
-  void move_row_into(std::uint64_t j, ValueSet& set) {
-    if (!as_bits_) return ValueMarks::move_marks_into(bytes_.data() + j * stride_, stride_, set);
-    if (!pairs_.empty()) {
-      mark_pair_bits(pairs_, heaps_, bits_);
-      pairs_.clear();
-    }
-    set.insert_below_64(bits_[j]);
-    bits_[j] = 0;
-  }
-
- private:
-  struct Row {
-    std::uint8_t* bytes;
-    void insert(Value v) { bytes[v] = 1; }
-  };
-
-  std::uint64_t stride_ = 0;
-  std::vector<std::uint8_t> bytes_;
-  std::uint64_t heaps_ = 0;
-  bool as_bits_ = false;
-  std::vector<GroupPair> pairs_;
-  std::uint64_t bits_[kBitHeaps] = {};
 };
 
 // Rare positions matter only to two-heap splits; a game without them (a subtraction game, say)

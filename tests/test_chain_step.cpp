@@ -15,9 +15,10 @@ namespace sgx {
 namespace {
 
 // Random runs of up to 64 heaps, values below value_bound (a power of two, so that no option's
-// value is the largest T, which marks a hole and is never a candidate): one to four splits with takes up to 70 (past the values held in
-// registers, 128 bytes or 64 16-bit values, for some), up to three moves to one heap, random near
-// rare positions, and candidates that a near option often gives, so that runs stop early as well.
+// value is the largest T, which marks a hole and is never a candidate): one to four splits with
+// takes up to 70 (past the values held in registers, 128 bytes or 64 16-bit values, for some), up
+// to three moves to one heap, random near rare positions, and candidates that a near option often
+// gives, so that runs stop early as well.
 // Each heap the step decides must take the first candidate no option gives, read from the values
 // the steps before it wrote; the speculated bits and where it stops must match.
 template <class T>
