@@ -1101,10 +1101,8 @@ class SparseKernel final : public Kernel {
           return;
         }
       if constexpr (std::is_same_v<Marks, ValueMarks>) {
-        // Through a local pointer: a byte store may alias the marks' own, which was loaded again
-        // after every store.
-        std::uint8_t* bytes = marks.data();
-        for (RareIt r = from; r != to; ++r, ++part) bytes[*part ^ g[m - *r]] = 1;
+        marks.insert_each(0, static_cast<std::uint64_t>(to - from),
+                          [&](std::uint64_t i) { return part[i] ^ g[m - from[i]]; });
         return;
       }
       for (RareIt r = from; r != to; ++r, ++part) marks.insert(static_cast<Value>(*part ^ g[m - *r]));
@@ -1410,8 +1408,7 @@ class SparseKernel final : public Kernel {
         if (move.take + 2 > n) break;
         const std::uint64_t m = n - move.take;
         const auto [from, to] = range(move, a, last);
-        std::uint8_t* bytes = marks.data();  // a local pointer, as in mark_pairs
-        for (std::uint64_t x = from; x <= to; ++x) bytes[g[x] ^ g[m - x]] = 1;
+        marks.insert_each(from, to + 1, [&](std::uint64_t x) { return g[x] ^ g[m - x]; });
       }
       marks.move_into(found);
       a = last + 1;

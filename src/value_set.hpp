@@ -223,6 +223,13 @@ class ValueMarks {
     return fresh;
   }
   std::uint8_t* data() { return bytes_.data(); }
+  // Marks value_of(i) for each i in [first, last). The stores go through a local pointer: a byte
+  // store may alias the marks' own pointer, which was then loaded again after every store.
+  template <class ValueOf>
+  void insert_each(std::uint64_t first, std::uint64_t last, ValueOf&& value_of) {
+    std::uint8_t* bytes = bytes_.data();
+    for (std::uint64_t i = first; i < last; ++i) bytes[value_of(i)] = 1;
+  }
 
   // The least value not marked.
   Value first_missing() const {
