@@ -84,13 +84,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
   const __m512i next_value = V::counting(1);  // shifted by one, the last lane from the second source
   __m512i newest_index[kInOrderSplits];
   for (std::size_t s = 0; s < options.split_count; ++s)
-    newest_index[s] = V::counting(kLanes - std::min(options.takes[s], kLanes));
+    newest_index[s] = V::counting(kLanes - std::min(options.splits[s].take, kLanes));
   for (std::uint64_t n = from; n < to; ++n) {
     const HeapCandidates& listed = candidates[n - from];
     assert(listed.given == 0);
     __m512i pairs[Splits * kVectors];
     for (int s = 0; s < Splits; ++s) {
-      const std::uint64_t take = options.takes[s];
+      const std::uint64_t take = options.splits[s].take;
       const T* partners = g + (n - take - kChainLanes);
       for (std::uint64_t v = 0; v < kVectors; ++v) {
         const std::uint64_t x = v * kLanes;

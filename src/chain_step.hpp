@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "move_table.hpp"
 #include "sgx/sequence.hpp"
 #include "tuning.hpp"
 
@@ -26,7 +27,7 @@ struct HeapCandidates {
 };
 
 // The options of a heap n that the chain compares, for every heap of a run: for each two-heap
-// split (taking takes[s] first, m = n - takes[s]), the pairs (r, m - r) with the rare r <= lanes,
+// split (splits[s], taking its take first, m = n - take), the pairs (r, m - r) with the rare r <= lanes,
 // as lane j of parts (G(r) for r = lanes - j; holes[j] is all ones where that r is not rare and 0
 // where it is) against the partner G(m - lanes + j); and the moves to one heap, G(n - k) for k in
 // leave_one. Every heap of the run must lie past 2 (lanes + the largest take), so that each such r
@@ -36,7 +37,7 @@ struct NearOptions {
   const T* parts;
   const T* holes;
   std::uint64_t lanes;
-  const std::uint64_t* takes;
+  const SplitMove* splits;
   std::size_t split_count;
   const std::uint64_t* leave_one;
   std::size_t leave_one_count;

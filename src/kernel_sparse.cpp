@@ -425,10 +425,7 @@ class SparseKernel final : public Kernel {
             const std::uint64_t stopped =
                 chain_decide(g.data(), n, end, candidates_.data() + (n - base_), near, speculated);
             group.speculated |= speculated << ((n - base_) % tuning::kSparseGroup);
-            for (; n < stopped; ++n) {
-              ++histogram_[g[n]];
-              odd_histogram_[g[n]] += n & 1;
-            }
+            for (; n < stopped; ++n) count_common(n, g[n]);
             if (n == end) break;
           }
         Value value = 0;
@@ -446,8 +443,7 @@ class SparseKernel final : public Kernel {
           }
         }
         g[n] = static_cast<T>(value);
-        ++histogram_[value];  // common and within the bound: all that record() would do
-        odd_histogram_[value] += n & 1;
+        count_common(n, value);
       }
       if (pipe.timed) group.chain_took = read_ticks() - began;
       if (group.speculated == 0) {
@@ -559,8 +555,8 @@ class SparseKernel final : public Kernel {
   template <class T>
   void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
                    std::uint64_t r_high) {
-    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
-    if (r_first == rare_.end() || *r_first >= r_high) return;
+    const auto band = rare_between(r_low, r_high);
+    if (band.first == band.second) return;
     const std::uint64_t heaps = last - first;
     // Slots past a heap's candidates hold the largest T, never a candidate (find_xor_values), so
     // that they seldom hit: the hits are then few, and taken bit by bit.
@@ -572,7 +568,7 @@ class SparseKernel final : public Kernel {
         screened.values[k][j] = k < listed.count ? static_cast<T>(listed.values[k]) : kUnlisted;
     }
     std::uint64_t hits[kScreenSlots] = {};
-    screen_rare_range(g, first, heaps, r_low, r_high, screened, hits);
+    screen_rare_range(g, first, heaps, band, screened, hits);
     for (int k = 0; k < kScreenSlots; ++k)
       for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) {
         Candidates& listed = candidates_[first + static_cast<std::uint64_t>(std::countr_zero(bits))];
@@ -580,18 +576,24 @@ class SparseKernel final : public Kernel {
       }
   }
 
-  // Screens the pairs of the heaps base_ + first + j, j < heaps, with the rare r in [r_low, r_high),
-  // every one of which pairs with all of them, against candidates, into hits (screen_rare_pairs).
+  // The rare positions r in [low, high).
+  std::pair<RareIt, RareIt> rare_between(std::uint64_t low, std::uint64_t high) const {
+    const auto first = std::lower_bound(rare_.begin(), rare_.end(), low);
+    return {first, std::lower_bound(first, rare_.end(), std::max(low, high))};
+  }
+
+  // Screens the pairs of the heaps base_ + first + j, j < heaps, with the rare r of band (from
+  // rare_between), every one of which pairs with all of them, against candidates, into hits
+  // (screen_rare_pairs).
   template <class T>
-  void screen_rare_range(const ValueVector<T>& g, std::uint64_t first, std::uint64_t heaps, std::uint64_t r_low,
-                         std::uint64_t r_high, const ScreenCandidates<T>& candidates, std::uint64_t* hits) const {
-    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
-    const auto r_last = std::lower_bound(r_first, rare_.end(), r_high);
-    if (r_first == r_last) return;
-    const auto r_index = static_cast<std::size_t>(r_first - rare_.begin());
+  void screen_rare_range(const ValueVector<T>& g, std::uint64_t first, std::uint64_t heaps,
+                         std::pair<RareIt, RareIt> band, const ScreenCandidates<T>& candidates,
+                         std::uint64_t* hits) const {
+    if (band.first == band.second) return;
+    const auto r_index = static_cast<std::size_t>(band.first - rare_.begin());
     for (const SplitMove& move : moves_.split_two())
       screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
-                        static_cast<std::uint64_t>(r_last - r_first), move.unequal, heaps, candidates, hits);
+                        static_cast<std::uint64_t>(band.second - band.first), move.unequal, heaps, candidates, hits);
   }
 
   // Where the bands from r_low on left a heap of group q (heaps base_ + first..last - 1) fewer
@@ -630,8 +632,7 @@ class SparseKernel final : public Kernel {
   bool list_more_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                             std::uint64_t r_low) {
     const std::uint64_t heaps = last - first;
-    // The largest T marks a hole (find_xor_values), so it is never a candidate.
-    const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
+    const Value limit = candidates_below<T>();
     ScreenCandidates<T> next{};
     int next_count[kScreenHeaps] = {};
     std::uint64_t extended = 0;  // bit j: heap first + j has next candidates
@@ -655,14 +656,13 @@ class SparseKernel final : public Kernel {
     for (const Screened& range : screened_of_group_[q])
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
                         range.last - range.first, range.move->unequal, heaps, next, far_hits);
-    screen_rare_range(g, first, heaps, r_low, kBandsEnd, next, band_hits);
+    screen_rare_range(g, first, heaps, rare_between(r_low, kBandsEnd), next, band_hits);
     for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
       const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
       Candidates& listed = candidates_[first + j];
       ValueSet& known = known_[first + j];
-      Candidates merged;
-      for (int k = 0; k < listed.count; ++k)
-        if (((listed.given >> k) & 1) == 0) merged.values[merged.count++] = listed.values[k];
+      Candidates merged = listed;
+      drop_given(merged);
       for (int k = 0; k < next_count[j]; ++k) {
         const Value v = next.values[k][j];
         if ((far_hits[k] >> j) & 1) {
@@ -689,19 +689,17 @@ class SparseKernel final : public Kernel {
     worker.scratch.fit(bound_);
     ValueMarks& marks = worker.scratch.marks;
     if (exact_below_[i] != kExact) mark_screened_pairs(g, i, marks);  // leaves the marks clear
-    const auto r_first = std::lower_bound(rare_.begin(), rare_.end(), r_low);
-    const auto r_last = std::lower_bound(r_first, rare_.end(), kBandsEnd);
+    const auto [r_first, r_last] = rare_between(r_low, kBandsEnd);
     for (const SplitMove& move : moves_.split_two()) mark_pairs(g, move, n - move.take, r_first, r_last, marks);
     ValueSet& band = worker.scratch.seen;
     band.clear();
     marks.move_into(band);
     Candidates& listed = candidates_[i];
-    Candidates merged;
-    for (int k = 0; k < listed.count; ++k)
-      if (((listed.given >> k) & 1) == 0) merged.values[merged.count++] = listed.values[k];
+    Candidates merged = listed;
+    drop_given(merged);
     // The known set is exact now: the values it misses past the list are the next candidates.
     const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
-    const Value limit = std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
+    const Value limit = candidates_below<T>();
     const ValueSet& common = common_pattern(n);
     known_[i].for_each_missing_of(common, limit, [&](Value v) {
       if (v < from) return true;
@@ -1313,9 +1311,7 @@ class SparseKernel final : public Kernel {
     Candidates& listed = candidates_[n - base_];
     const ValueSet& known = known_[n - base_];
     const ValueSet& common = common_pattern(n);
-    // The largest T marks a hole (find_xor_values), so it is never a candidate.
-    const Value limit = std::min<Value>({exact_below_[n - base_], static_cast<Value>(bound_),
-                                         static_cast<Value>(std::numeric_limits<T>::max())});
+    const Value limit = std::min(exact_below_[n - base_], candidates_below<T>());
     listed.count = 0;
     listed.given = 0;
     known.for_each_missing_of(common, limit, [&](Value v) {
@@ -1323,6 +1319,12 @@ class SparseKernel final : public Kernel {
       return ++listed.count < most;
     });
     note_unsure(listed, known, common);
+  }
+
+  // The bound on candidates: the largest T marks a hole (find_xor_values), so it is never one.
+  template <class T>
+  Value candidates_below() const {
+    return std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
   }
 
   // Sets listed.unsure: bit k where a rare value below candidate k is missing from known.
@@ -1533,8 +1535,6 @@ class SparseKernel final : public Kernel {
         near.parts[near_ - rare_[k]] = static_cast<T>(rare_values_[k]);
         near.holes[near_ - rare_[k]] = 0;
       }
-    split_takes_.clear();
-    for (const SplitMove& move : moves_.split_two()) split_takes_.push_back(move.take);
   }
 
   // The near options as the chain's step compares them (chain_step.hpp): every lane.
@@ -1543,8 +1543,8 @@ class SparseKernel final : public Kernel {
   template <class T>
   NearOptions<T> near_options() const {
     const NearRare<T>& near = near_rare<T>();
-    return {near.parts.data(), near.holes.data(), near_, split_takes_.data(), split_takes_.size(),
-            moves_.leave_one().data(), moves_.leave_one().size()};
+    return {near.parts.data(),      near.holes.data(),        near_, moves_.split_two().data(),
+            moves_.split_two().size(), moves_.leave_one().data(), moves_.leave_one().size()};
   }
 
   // Whether a heap in [from, to) may be taken whole (an option of value 0 that chain_decide does
@@ -1645,6 +1645,11 @@ class SparseKernel final : public Kernel {
       histogram_.resize(bound_, 0);
       odd_histogram_.resize(bound_, 0);
     }
+    count_common(n, value);
+  }
+
+  // Counts G(n) = value, common and within the histogram's bound: all that record() does then.
+  void count_common(std::uint64_t n, Value value) {
     ++histogram_[value];
     odd_histogram_[value] += n & 1;
   }
@@ -1678,8 +1683,7 @@ class SparseKernel final : public Kernel {
         record(n, value);
         continue;
       }
-      ++histogram_[value];
-      odd_histogram_[value] += n & 1;
+      count_common(n, value);
     }
   }
 
@@ -1753,7 +1757,6 @@ class SparseKernel final : public Kernel {
 
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
-  std::vector<std::uint64_t> split_takes_;       // each two-heap split's take, for near_options
   std::uint64_t base_ = 0;             // the heap of the per-heap state's first entry (known_ and the rest)
   std::uint64_t heap_count_ = 0;       // its heaps (known_ may hold more sets: it only grows)
   bool pipelined_ = false;             // the per-heap state is the pipeline's (known_below)

@@ -27,8 +27,8 @@ void check_random_runs(Value value_bound) {
   int decided = 0, stopped_early = 0, speculated_heaps = 0;
   for (int trial = 0; trial < 400; ++trial) {
     std::vector<std::uint64_t> takes;
-    const std::size_t splits = 1 + rng() % kInOrderSplits;
-    for (std::size_t s = 0; s < splits; ++s) takes.push_back(rng() % 4 == 0 ? 60 + rng() % 11 : rng() % 5);
+    const std::size_t split_count = 1 + rng() % kInOrderSplits;
+    for (std::size_t s = 0; s < split_count; ++s) takes.push_back(rng() % 4 == 0 ? 60 + rng() % 11 : rng() % 5);
     std::sort(takes.begin(), takes.end());
     takes.erase(std::unique(takes.begin(), takes.end()), takes.end());
     std::vector<std::uint64_t> leave_one;
@@ -40,8 +40,10 @@ void check_random_runs(Value value_bound) {
         parts[j] = static_cast<T>(rng() % value_bound);
         holes[j] = 0;
       }
-    const NearOptions<T> options{parts.data(),  holes.data(),     kChainLanes,         takes.data(),
-                                 takes.size(),  leave_one.data(), leave_one.size()};
+    std::vector<SplitMove> splits;
+    for (std::uint64_t take : takes) splits.push_back(SplitMove{take, true});
+    const NearOptions<T> options{parts.data(),   holes.data(),     kChainLanes,     splits.data(),
+                                 splits.size(),  leave_one.data(), leave_one.size()};
     if (!can_chain_decide(options)) GTEST_SKIP() << "the chain's step needs AVX-512";
 
     const std::uint64_t from = 1000 + rng() % 500, to = from + 1 + rng() % 64;
