@@ -633,23 +633,20 @@ class SparseKernel final : public Kernel {
                             std::uint64_t r_low) {
     const std::uint64_t heaps = last - first;
     const Value limit = candidates_below<T>();
-    ScreenCandidates<T> next{};
+    ScreenCandidates<T> next{};  // the slots past a heap's next values are not read
     int next_count[kScreenHeaps] = {};
     std::uint64_t extended = 0;  // bit j: heap first + j has next candidates
     for (std::uint64_t j = 0; j < heaps; ++j) {
+      if (!needs_more_candidates(first + j)) continue;
       const Candidates& listed = candidates_[first + j];
+      const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
       int count = 0;
-      if (needs_more_candidates(first + j)) {
-        const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
-        known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), limit, [&](Value v) {
-          if (v >= from) next.values[count++][j] = static_cast<T>(v);
-          return count < kScreenSlots;
-        });
-      }
-      if (count == 0) next.values[0][j] = 0;  // nothing to look for: any slot value will do
-      for (int k = std::max(count, 1); k < kScreenSlots; ++k) next.values[k][j] = next.values[0][j];
+      known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), from, limit, [&](Value v) {
+        next.values[count++][j] = static_cast<T>(v);
+        return count < kScreenSlots;
+      });
       next_count[j] = count;
-      if (count > 0) extended |= std::uint64_t{1} << j;
+      extended |= static_cast<std::uint64_t>(count > 0) << j;
     }
     if (extended == 0) return false;
     std::uint64_t far_hits[kScreenSlots] = {}, band_hits[kScreenSlots] = {};
@@ -657,24 +654,31 @@ class SparseKernel final : public Kernel {
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
                         range.last - range.first, range.move->unequal, heaps, next, far_hits);
     screen_rare_range(g, first, heaps, rare_between(r_low, kBandsEnd), next, band_hits);
+    struct GivenBy {
+      unsigned far = 0, band = 0;  // bit k: next value k given by a far pair, by a band pair
+    } given_by[kScreenHeaps];
+    for (int k = 0; k < kScreenSlots; ++k) {  // hit by hit, as in screen_group
+      for (std::uint64_t bits = far_hits[k] & extended; bits != 0; bits &= bits - 1)
+        given_by[std::countr_zero(bits)].far |= 1u << k;
+      for (std::uint64_t bits = band_hits[k] & extended; bits != 0; bits &= bits - 1)
+        given_by[std::countr_zero(bits)].band |= 1u << k;
+    }
     for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
       const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
-      Candidates& listed = candidates_[first + j];
+      const unsigned next_listed = (1u << next_count[j]) - 1;  // the slots past them hold no value
+      const unsigned far = given_by[j].far & next_listed, band = given_by[j].band;
       ValueSet& known = known_[first + j];
-      Candidates merged = listed;
-      drop_given(merged);
-      for (int k = 0; k < next_count[j]; ++k) {
-        const Value v = next.values[k][j];
-        if ((far_hits[k] >> j) & 1) {
-          known.insert(v);
-        } else if (merged.count < kScreenSlots) {
-          merged.given |= static_cast<std::uint16_t>(((band_hits[k] >> j) & 1) << merged.count);
-          merged.values[merged.count++] = v;
-        }
+      for (unsigned given = far; given != 0; given &= given - 1) known.insert(next.values[std::countr_zero(given)][j]);
+      Candidates& listed = candidates_[first + j];
+      drop_given(listed);
+      const unsigned unseen = ~far & next_listed;
+      for (unsigned kept = unseen; kept != 0 && listed.count < kScreenSlots; kept &= kept - 1) {
+        const int k = std::countr_zero(kept);
+        listed.given |= static_cast<std::uint16_t>(((band >> k) & 1) << listed.count);
+        listed.values[listed.count++] = next.values[k][j];
       }
       exact_below_[first + j] = next_count[j] == kScreenSlots ? next.values[kScreenSlots - 1][j] + Value{1} : kExact;
-      note_unsure(merged, known, common_pattern(base_ + first + j));
-      listed = merged;
+      note_unsure(listed, known, common_pattern(base_ + first + j));
     }
     return true;
   }
@@ -1257,27 +1261,31 @@ class SparseKernel final : public Kernel {
   void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
                     const std::vector<Screened>& screened) {
     const std::uint64_t heaps = last - first;
-    ScreenCandidates<T> candidates;
+    ScreenCandidates<T> candidates{};  // the hits past a heap's list are not read
+    int listed[kScreenHeaps] = {};
     for (std::uint64_t j = 0; j < heaps; ++j) {
-      int listed = 0;
+      int count = 0;
       const ValueSet& common = common_pattern(base_ + first + j);
       known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
-        candidates.values[listed++][j] = static_cast<T>(v);
-        return listed < kScreenSlots;
+        candidates.values[count++][j] = static_cast<T>(v);
+        return count < kScreenSlots;
       });
-      if (listed == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
-      for (int k = std::max(listed, 1); k < kScreenSlots; ++k) candidates.values[k][j] = candidates.values[0][j];
-      if (listed == 0) candidates.values[0][j] = 0;  // nothing to look for: any slot value will do
+      if (count == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
+      listed[j] = count;
     }
     std::uint64_t hits[kScreenSlots] = {};
     std::uint64_t remarked = 0;
     for (const Screened& range : screened)
       screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
                         range.last - range.first, range.move->unequal, heaps, candidates, hits);
+    // Hit by hit: a test for each heap and slot mispredicts on about a third of them.
+    for (int k = 0; k < kScreenSlots; ++k)
+      for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) {
+        const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
+        if (k < listed[j]) known_[first + j].insert(candidates.values[k][j]);
+      }
     for (std::uint64_t j = 0; j < heaps; ++j) {
-      ValueSet& known = known_[first + j];
-      for (int k = 0; k < kScreenSlots; ++k)
-        if ((hits[k] >> j) & 1) known.insert(candidates.values[k][j]);
+      const ValueSet& known = known_[first + j];
       if (exact_below_[first + j] == kExact ||
           known.first_missing_of(common_pattern(base_ + first + j), static_cast<Value>(bound_)) <
               exact_below_[first + j])

@@ -10,6 +10,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #ifdef __SSE2__
@@ -78,15 +79,20 @@ class ValueSet {
     return limit;
   }
 
-  // Calls f(v) for each value v below limit not in the set with the bit of v set in pattern, in
-  // increasing order, until f returns false.
+  // Calls f(v) for each value v in [from, limit) not in the set with the bit of v set in pattern,
+  // in increasing order, until f returns false.
   template <class F>
-  void for_each_missing_of(const ValueSet& pattern, Value limit, F&& f) const {
-    for (std::size_t w = 0; w < words_.size() && w * 64 < limit; ++w)
-      for (std::uint64_t free = ~words_[w] & pattern.words_[w]; free; free &= free - 1) {
+  void for_each_missing_of(const ValueSet& pattern, Value from, Value limit, F&& f) const {
+    std::uint64_t below_from = (std::uint64_t{1} << (from % 64)) - 1;  // bits of the first word skipped
+    for (std::size_t w = from / 64; w < words_.size() && w * 64 < limit; ++w, below_from = 0)
+      for (std::uint64_t free = ~words_[w] & pattern.words_[w] & ~below_from; free; free &= free - 1) {
         const auto v = static_cast<Value>(w * 64 + std::countr_zero(free));
         if (v >= limit || !f(v)) return;
       }
+  }
+  template <class F>
+  void for_each_missing_of(const ValueSet& pattern, Value limit, F&& f) const {
+    for_each_missing_of(pattern, 0, limit, std::forward<F>(f));
   }
 
   // Calls f(v) for each value v below limit not in the set, in increasing order, until f returns
