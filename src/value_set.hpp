@@ -278,7 +278,7 @@ class ValueMarks {
   }
 
   // Bytes that hold marks for values 0..bound.
-  static std::size_t bytes_for(std::uint64_t bound) { return (bound / 64 + 1) * 64; }
+  static constexpr std::size_t bytes_for(std::uint64_t bound) { return (bound / 64 + 1) * 64; }
 
  private:
   std::vector<std::uint8_t> bytes_;

@@ -62,6 +62,12 @@ void check_random_groups(std::uint64_t bound, bool as_bits) {
 
 TEST(GroupMarks, ByteValuesAsBytes) { check_random_groups<std::uint8_t>(256, false); }
 TEST(GroupMarks, TwoByteValuesAsBytes) { check_random_groups<std::uint16_t>(8192, false); }  // past 12 bits
+// The rows' strides that a whole group's marking knows at compile time (mark_whole_group).
+TEST(GroupMarks, ValuesAsBytesInRowsOfEachStride) {
+  check_random_groups<std::uint8_t>(128, false);
+  check_random_groups<std::uint16_t>(512, false);
+  check_random_groups<std::uint16_t>(1024, false);
+}
 TEST(GroupMarks, ByteValuesBelow64AsBits) {
   if (!can_mark_pair_bits()) GTEST_SKIP() << "marking as bits needs AVX-512";
   check_random_groups<std::uint8_t>(64, true);
