@@ -65,26 +65,51 @@ struct Vec {
 
 // The candidates compared at once, as in the blocks' ordered part.
 constexpr int kCompared = tuning::kQuickCandidates;
+static_assert(tuning::kScreenSlots % kCompared == 0, "the candidates are read kCompared at a time, all within the list");
 
 // The step for Splits splits, its vectors of near lanes known when compiled, so that they stay in
 // registers.
+//
+// A heap's value is all the next heap waits for, and among that heap's near options only the pair
+// of a split taking nothing with r = 1 (partner n - 1) and the move to heap n - 1 read it. So the
+// values held in registers lag one heap behind: the vectors read the heaps up to n - 2, that one
+// lane is a hole there, and the previous value is compared on its own, as a scalar. The next
+// heap's vector compares then need nothing from this one and run beside it; the registers take the
+// previous value in once the heap is decided.
 template <class T, int Splits>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx512(
     T* g, std::uint64_t from, std::uint64_t to, const HeapCandidates* candidates, const NearOptions<T>& options,
     std::uint64_t& speculated) {
   using V = Vec<T>;
   constexpr std::uint64_t kLanes = V::kLanes;
-  constexpr std::uint64_t kHeld = 2 * kLanes;  // the newest values, in held_low and held_high
+  constexpr std::uint64_t kHeld = 2 * kLanes;  // values held in held_low and held_high
   constexpr std::uint64_t kVectors = kChainLanes / kLanes;  // a split's
-  assert(options.lanes == kChainLanes && options.split_count == Splits && from >= 2 * kHeld && to - from <= 64);
+  constexpr std::uint64_t kLast = kChainLanes - 1;          // the lane of r = 1
+  assert(options.lanes == kChainLanes && options.split_count == Splits && from > 2 * kHeld && to - from <= 64);
   constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
-  // g[n - kHeld + p] is lane p of (held_low, held_high) at heap n's turn. A split taking t <= kLanes
-  // finds its newest partners, G(n - t - kLanes + i), at p = kLanes - t + i.
-  __m512i held_low = _mm512_loadu_si512(g + from - kHeld), held_high = _mm512_loadu_si512(g + from - kLanes);
+  // At heap n's turn, g[n - 1 - kHeld + p] is lane p of (held_low, held_high), and previous is
+  // g[n - 1]. A split taking t <= kLanes finds its newest partners, G(n - t - kLanes + i), at
+  // p = kLanes + 1 - t + i; for t = 0 the last, G(n - 1), is previous instead.
+  __m512i held_low = _mm512_loadu_si512(g + from - 1 - kHeld), held_high = _mm512_loadu_si512(g + from - 1 - kLanes);
+  T previous = g[from - 1];
   const __m512i next_value = V::counting(1);  // shifted by one, the last lane from the second source
-  __m512i newest_index[kInOrderSplits];
-  for (std::size_t s = 0; s < options.split_count; ++s)
-    newest_index[s] = V::counting(kLanes - std::min(options.splits[s].take, kLanes));
+  __m512i newest_index[Splits], newest_holes[Splits];
+  const __m512i last_lane_hole =
+      _mm512_mask_set1_epi8(_mm512_setzero_si512(), std::uint64_t{(1u << sizeof(T)) - 1} << (64 - sizeof(T)), -1);
+  bool previous_pairs = false;  // a split taking nothing pairs r = 1, if rare, with G(n - 1)
+  for (int s = 0; s < Splits; ++s) {
+    const std::uint64_t take = options.splits[s].take;
+    newest_index[s] = V::counting(kLanes + 1 - std::min(take, kLanes));
+    newest_holes[s] = _mm512_loadu_si512(options.holes + (kVectors - 1) * kLanes);
+    if (take == 0) {
+      newest_holes[s] = _mm512_or_si512(newest_holes[s], last_lane_hole);
+      previous_pairs = true;
+    }
+  }
+  // The pair of r = 1 with G(n - 1) is last_part ^ previous, or no value where r = 1 is not rare.
+  const T last_part = options.parts[kLast], last_hole = previous_pairs ? options.holes[kLast] : T(~T{0});
+  bool leaves_previous = false;  // a move to one heap leaves n - 1
+  for (std::size_t j = 0; j < options.leave_one_count; ++j) leaves_previous |= options.leave_one[j] == 1;
   for (std::uint64_t n = from; n < to; ++n) {
     const HeapCandidates& listed = candidates[n - from];
     assert(listed.given == 0);
@@ -94,24 +119,29 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
       const T* partners = g + (n - take - kChainLanes);
       for (std::uint64_t v = 0; v < kVectors; ++v) {
         const std::uint64_t x = v * kLanes;
-        const __m512i partner = v + 1 == kVectors && take <= kLanes
-                                    ? V::permute(held_low, newest_index[s], held_high)
-                                    : _mm512_loadu_si512(partners + x);
-        pairs[s * kVectors + v] = _mm512_ternarylogic_epi32(_mm512_loadu_si512(options.parts + x), partner,
-                                                            _mm512_loadu_si512(options.holes + x), kXorThenOr);
+        const bool newest = v + 1 == kVectors && take <= kLanes;
+        const __m512i partner =
+            newest ? V::permute(held_low, newest_index[s], held_high) : _mm512_loadu_si512(partners + x);
+        const __m512i holes = v + 1 == kVectors ? newest_holes[s] : _mm512_loadu_si512(options.holes + x);
+        pairs[s * kVectors + v] =
+            _mm512_ternarylogic_epi32(_mm512_loadu_si512(options.parts + x), partner, holes, kXorThenOr);
       }
     }
+    const T previous_pair = static_cast<T>((last_part ^ previous) | last_hole);
     int chosen = -1;
     for (int next = 0; next < listed.count; next += kCompared) {
       const int compared = std::min(kCompared, listed.count - next);
       std::uint32_t given = 0;
+#pragma GCC unroll 4
       for (int k = 0; k < kCompared; ++k) {
-        const Value candidate = listed.values[next + std::min(k, compared - 1)];
+        const Value candidate = listed.values[next + k];  // past the count: compared, never chosen
         const __m512i target = V::broadcast(candidate);
         __m512i least = _mm512_xor_si512(pairs[0], target);
         for (std::uint64_t i = 1; i < Splits * kVectors; ++i) least = V::min(least, _mm512_xor_si512(pairs[i], target));
         bool hit = V::any_equal(least, _mm512_setzero_si512());
-        for (std::size_t j = 0; j < options.leave_one_count; ++j) hit |= g[n - options.leave_one[j]] == candidate;
+        for (std::size_t j = 0; j < options.leave_one_count; ++j)
+          if (options.leave_one[j] != 1) hit |= g[n - options.leave_one[j]] == candidate;
+        hit |= candidate == previous_pair || (leaves_previous && candidate == previous);
         given |= std::uint32_t{hit} << k;
       }
       const std::uint32_t not_given = ~given & ((1u << compared) - 1);
@@ -121,11 +151,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
       }
     }
     if (chosen < 0) return n;
-    const Value value = listed.values[chosen];
     speculated |= std::uint64_t{(listed.unsure >> chosen) & 1u} << (n - from);
-    g[n] = static_cast<T>(value);
     held_low = V::permute(held_low, next_value, held_high);
-    held_high = V::permute(held_high, next_value, V::broadcast(value));
+    held_high = V::permute(held_high, next_value, V::broadcast(previous));
+    previous = static_cast<T>(listed.values[chosen]);
+    g[n] = previous;
   }
   return to;
 }
