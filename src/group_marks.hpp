@@ -65,18 +65,18 @@ class GroupMarks {
     const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
 #ifdef __SSE2__
-    if (heaps == tuning::kSparseGroup && skip >= heaps) {
+    if (heaps % (16 / sizeof(T)) == 0 && skip >= heaps) {  // whole vectors: a group, or a part of one
       // The rows' stride for the bounds of one- and two-byte values, known at compile time: each
       // store's offset is then a constant, and a value costs its extraction and its store, with
       // no pointer stepped row by row and no test for a skipped heap. Grundy's game to 2^23, one
       // thread: the rare pairs with every heap 14.5% -> 9.8% of the time (perf); the probe pairs,
       // bound by their stores, level.
       switch (stride) {
-        case ValueMarks::bytes_for(128): return mark_whole_group<ValueMarks::bytes_for(128)>(base, stride, part, partners);
-        case ValueMarks::bytes_for(256): return mark_whole_group<ValueMarks::bytes_for(256)>(base, stride, part, partners);
-        case ValueMarks::bytes_for(512): return mark_whole_group<ValueMarks::bytes_for(512)>(base, stride, part, partners);
-        case ValueMarks::bytes_for(1024): return mark_whole_group<ValueMarks::bytes_for(1024)>(base, stride, part, partners);
-        default: return mark_whole_group<0>(base, stride, part, partners);
+        case ValueMarks::bytes_for(128): return mark_whole_group<ValueMarks::bytes_for(128)>(base, stride, heaps, part, partners);
+        case ValueMarks::bytes_for(256): return mark_whole_group<ValueMarks::bytes_for(256)>(base, stride, heaps, part, partners);
+        case ValueMarks::bytes_for(512): return mark_whole_group<ValueMarks::bytes_for(512)>(base, stride, heaps, part, partners);
+        case ValueMarks::bytes_for(1024): return mark_whole_group<ValueMarks::bytes_for(1024)>(base, stride, heaps, part, partners);
+        default: return mark_whole_group<0>(base, stride, heaps, part, partners);
       }
     }
     if (heaps == tuning::kSparseGroup) {
@@ -105,17 +105,18 @@ class GroupMarks {
       if (j != skip) base[static_cast<T>(part ^ partners[j])] = 1;
   }
 #ifdef __SSE2__
-  // mark_pair_values for a whole group, none skipped: rows kStride apart (or stride, where
-  // kStride is 0).
+  // mark_pair_values for heaps heaps (a multiple of a 16-byte vector's lanes), none skipped: rows
+  // kStride apart (or stride, where kStride is 0).
   template <std::uint64_t kStride, class T>
-  static void mark_whole_group(std::uint8_t* base, std::uint64_t stride, T part, const T* partners) {
+  static void mark_whole_group(std::uint8_t* base, std::uint64_t stride, std::uint64_t heaps, T part,
+                               const T* partners) {
     constexpr std::uint64_t kPerVector = 16 / sizeof(T), kPerWord = 8 / sizeof(T);
     constexpr std::uint64_t kMask = sizeof(T) == 1 ? 0xff : 0xffff;
     const std::uint64_t row = kStride != 0 ? kStride : stride;
     const __m128i parts =
         sizeof(T) == 1 ? _mm_set1_epi8(static_cast<char>(part)) : _mm_set1_epi16(static_cast<short>(part));
 #pragma GCC unroll 8
-    for (std::uint64_t j = 0; j < tuning::kSparseGroup; j += kPerVector) {
+    for (std::uint64_t j = 0; j < heaps; j += kPerVector) {
       const __m128i vector = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
       std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(vector));
       std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)));

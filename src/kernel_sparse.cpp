@@ -181,6 +181,13 @@ class SparseKernel final : public Kernel {
     return pipelined_ ? limit_of_group((n - base_) / tuning::kSparseGroup) : base_;
   }
 
+  // The heaps whose rare pairs are marked and screened together: a block's group, or in the
+  // pipeline a part of one (its far stage runs in kFarParts tasks).
+  std::uint64_t screening_unit() const { return pipelined_ ? kFarPartHeaps : tuning::kSparseGroup; }
+  // The screened rare pairs of the unit of heap base_ + i.
+  std::vector<Screened>& screened_of(std::uint64_t i) { return screened_of_[i / screening_unit()]; }
+  const std::vector<Screened>& screened_of(std::uint64_t i) const { return screened_of_[i / screening_unit()]; }
+
   // The working sets of one full decision, sized for bound_ (fit() before each use).
   struct DecideScratch {
     std::uint64_t bound = 0;
@@ -295,7 +302,8 @@ class SparseKernel final : public Kernel {
   // heaps from s on passes through these tasks, D running through kPipelineDistances:
   // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs and probe pairs with
   //   the partner below that are marked or screened, each heap's scan run, and its candidates
-  //   listed (what a block's parallel part does, with more candidates);
+  //   listed (what a block's parallel part does, with more candidates), in tuning::kFarParts
+  //   tasks side by side, each for a part of the group's heaps (run_far_part);
   // - once the heaps below s + 64 - D[k] are decided: its pairs with the rare r in [D[k], D[k-1])
   //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
   //   which pair with every heap of the group, screened against the candidates (screen_band);
@@ -312,15 +320,20 @@ class SparseKernel final : public Kernel {
   // A full decision on the chain that gives a rare value or a wider one, and a wrong speculation,
   // stop the pipeline: the values from the first wrong one on are taken back, and blocks go on.
   static constexpr int kPipelineStages = static_cast<int>(std::size(tuning::kPipelineDistances));
+  // The heaps of a part of the far stage (screened together, with their own screened ranges).
+  static constexpr std::uint64_t kFarPartHeaps = tuning::kSparseGroup / tuning::kFarParts;
+  static_assert(tuning::kSparseGroup % tuning::kFarParts == 0, "a group splits into equal far parts");
 
   // One group's progress. Its tasks run one at a time (claimed), in order: stage counts those done.
   struct PipelineGroup {
     std::atomic<int> stage{0};  // kPipelineStages: its candidates are listed, the chain may take it
+    std::atomic<int> far_claimed{0}, far_done{0};  // the far stage's parts, run side by side
     std::atomic<bool> claimed{false};
     std::atomic<bool> confirmed{false};
     std::uint64_t speculated = 0;  // bit j: heap j's value was taken on speculation (written by the chain)
     std::optional<Miss> miss;      // its first heap whose confirmation differs
-    Ticks took[kPipelineStages] = {};  // each task's time, for the profile
+    Ticks took[kPipelineStages] = {};  // each later stage's task time, for the profile
+    Ticks far_took[tuning::kFarParts] = {};
     Ticks chain_took = 0, confirm_took = 0;
   };
 
@@ -502,11 +515,23 @@ class SparseKernel final : public Kernel {
       for (std::uint64_t q = chained; q < std::min<std::uint64_t>(pipe.groups.size(), chained + ahead); ++q) {
         PipelineGroup& group = pipe.groups[q];
         int stage = group.stage.load(std::memory_order_acquire);
-        if (stage >= kPipelineStages || pipeline_gate(q, stage) > decided || !claim(group)) continue;
+        if (stage == 0 && pipeline_gate(q, 0) <= decided &&
+            group.far_claimed.load(std::memory_order_relaxed) < static_cast<int>(tuning::kFarParts)) {
+          const int part = group.far_claimed.fetch_add(1, std::memory_order_acquire);
+          if (part < static_cast<int>(tuning::kFarParts)) {
+            const Ticks began = pipe.timed ? read_ticks() : 0;
+            run_far_part(g, q, static_cast<std::uint64_t>(part), worker);
+            if (pipe.timed) group.far_took[part] = read_ticks() - began;
+            if (group.far_done.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<int>(tuning::kFarParts))
+              group.stage.store(1, std::memory_order_release);
+            return true;
+          }
+        }
+        if (stage == 0 || stage >= kPipelineStages || pipeline_gate(q, stage) > decided || !claim(group)) continue;
         stage = group.stage.load(std::memory_order_acquire);  // it may have moved on before the claim
         if (stage < kPipelineStages && pipeline_gate(q, stage) <= decided) {
           const Ticks began = pipe.timed ? read_ticks() : 0;
-          run_pipeline_stage(g, q, stage, worker);
+          run_band(g, q, stage, worker);
           if (pipe.timed) group.took[stage] = read_ticks() - began;
           group.stage.store(stage + 1, std::memory_order_release);
           release(group);
@@ -518,29 +543,37 @@ class SparseKernel final : public Kernel {
     return false;
   }
 
-  // Group q's task of the given stage (see the pipeline's comment).
+  // Group q's task of a band stage (stage > 0; see the pipeline's comment).
   template <class T>
-  void run_pipeline_stage(const ValueVector<T>& g, std::uint64_t q, int stage, PipelineWorker& worker) {
+  void run_band(const ValueVector<T>& g, std::uint64_t q, int stage, PipelineWorker& worker) {
     const std::uint64_t first = q * tuning::kSparseGroup;
     const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
-    const std::uint64_t limit = pipeline_gate(q, stage);
-    if constexpr (sizeof(T) <= 2)  // screened (can_pipeline)
-      if (stage > 0) {
-        // The first band reaches a group past the first distance: the far pairs of its last
-        // heaps start there (their partner below the first gate).
-        const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
-        screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
-        if (stage == kPipelineStages - 2) {
-          extend_candidates(g, q, first, last, tuning::kPipelineDistances[stage], worker);
-          for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
-        }
-        // The chain compares only candidates none of the bands gave. They are dropped here once the
-        // band before the last is done, then where the last (little, and near the chain) gave any.
-        for (std::uint64_t i = first; i < last; ++i)
-          if (stage == kPipelineStages - 2 || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
-            drop_given(candidates_[i]);
-        return;
+    if constexpr (sizeof(T) <= 2) {  // screened (can_pipeline)
+      // The first band reaches a group past the first distance: the far pairs of its last heaps
+      // start there (their partner below the first gate).
+      const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
+      screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
+      if (stage == kPipelineStages - 2) {
+        extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
+        const std::uint64_t limit = pipeline_gate(q, stage);
+        for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
       }
+      // The chain compares only candidates none of the bands gave. They are dropped here once the
+      // band before the last is done, then where the last (little, and near the chain) gave any.
+      for (std::uint64_t i = first; i < last; ++i)
+        if (stage == kPipelineStages - 2 || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
+          drop_given(candidates_[i]);
+    }
+  }
+
+  // Part `part` of group q's far stage: the pairs of its heaps with the partner below the first
+  // gate marked or screened, each heap's scan run and its candidates listed.
+  template <class T>
+  void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t part, PipelineWorker& worker) {
+    const std::uint64_t first = q * tuning::kSparseGroup + part * kFarPartHeaps;
+    const std::uint64_t last = std::min(heap_count_, first + kFarPartHeaps);
+    if (first >= last) return;  // the last group may be short
+    const std::uint64_t limit = limit_of_group(q);
     mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
     for (std::uint64_t i = first; i < last; ++i) {
       scan_known_pairs(g, i, limit, worker.marks, worker.missing);
@@ -607,9 +640,9 @@ class SparseKernel final : public Kernel {
   // listed one by one from their pairs marked (list_candidates_exactly): a second round for the
   // whole group cost as much as the first.
   template <class T>
-  void extend_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
-                         std::uint64_t r_low, PipelineWorker& worker) {
-    if (!list_more_candidates(g, q, first, last, r_low)) return;
+  void extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
+                         PipelineWorker& worker) {
+    if (!list_more_candidates(g, first, last, r_low)) return;
     for (std::uint64_t i = first; i < last; ++i)
       if (needs_more_candidates(i)) list_candidates_exactly(g, i, r_low, worker);
   }
@@ -629,8 +662,7 @@ class SparseKernel final : public Kernel {
   // The round of extend_candidates for the whole group; says whether any heap had more
   // candidates listed.
   template <class T>
-  bool list_more_candidates(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
-                            std::uint64_t r_low) {
+  bool list_more_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low) {
     const std::uint64_t heaps = last - first;
     const Value limit = candidates_below<T>();
     ScreenCandidates<T> next{};  // the slots past a heap's next values are not read
@@ -650,9 +682,7 @@ class SparseKernel final : public Kernel {
     }
     if (extended == 0) return false;
     std::uint64_t far_hits[kScreenSlots] = {}, band_hits[kScreenSlots] = {};
-    for (const Screened& range : screened_of_group_[q])
-      screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
-                        range.last - range.first, range.move->unequal, heaps, next, far_hits);
+    screen_screened_pairs(g, first, last, next, far_hits);
     screen_rare_range(g, first, heaps, rare_between(r_low, kBandsEnd), next, band_hits);
     struct GivenBy {
       unsigned far = 0, band = 0;  // bit k: next value k given by a far pair, by a band pair
@@ -681,6 +711,25 @@ class SparseKernel final : public Kernel {
       note_unsure(listed, known, common_pattern(base_ + first + j));
     }
     return true;
+  }
+
+  // Screens the screened far pairs of the heaps base_ + i, i in [first, last) (one group), against
+  // candidates (lane j: heap first + j) into hits, a far part at a time: each has its own ranges.
+  template <class T>
+  void screen_screened_pairs(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                             const ScreenCandidates<T>& candidates, std::uint64_t* hits) const {
+    const std::uint64_t unit = screening_unit();
+    for (std::uint64_t part_first = first; part_first < last; part_first += unit) {
+      const std::uint64_t heaps = std::min(unit, last - part_first), lane = part_first - first;
+      ScreenCandidates<T> shifted{};  // the part's candidates from lane 0
+      for (int k = 0; k < kScreenSlots; ++k)
+        std::copy_n(candidates.values[k] + lane, heaps, shifted.values[k]);
+      std::uint64_t part_hits[kScreenSlots] = {};
+      for (const Screened& range : screened_of(part_first))
+        screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
+                          range.last - range.first, range.move->unequal, heaps, shifted, part_hits);
+      for (int k = 0; k < kScreenSlots; ++k) hits[k] |= part_hits[k] << lane;
+    }
   }
 
   // extend_candidates for one heap, base_ + i: its screened far pairs marked into its known set
@@ -796,8 +845,10 @@ class SparseKernel final : public Kernel {
     };
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       const PipelineGroup& group = pipe.groups[q];
-      Ticks finish = 0;
-      for (int stage = 0; stage < kPipelineStages; ++stage) {
+      // The far stage's parts run side by side: the longest is on the path.
+      Ticks finish = decided_at(pipeline_gate(q, 0)) + *std::max_element(std::begin(group.far_took), std::end(group.far_took));
+      for (const Ticks took : group.far_took) ticks.summed += took;
+      for (int stage = 1; stage < kPipelineStages; ++stage) {
         finish = std::max(finish, decided_at(pipeline_gate(q, stage))) + group.took[stage];
         ticks.summed += group.took[stage];
       }
@@ -1006,7 +1057,7 @@ class SparseKernel final : public Kernel {
     scanned_to_.assign(count, 0);
     exact_below_.assign(count, kExact);
     remark_.assign(count, 0);
-    screened_of_group_.resize((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup);
+    screened_of_.resize((count + kFarPartHeaps - 1) / kFarPartHeaps);  // the smaller unit
     candidates_.resize(count);
     candidates_bound_ = bound_;
   }
@@ -1017,7 +1068,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   void mark_known_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t limit,
                                  GroupMarks& group, bool screening) {
-    std::vector<Screened>& screened = screened_of_group_[first / tuning::kSparseGroup];
+    std::vector<Screened>& screened = screened_of(first);
     screened.clear();
     mark_rare_pairs_of_group(g, first, last, 0, limit, group, screening ? &screened : nullptr);
     mark_probe_pairs_of_group(g, first, last, limit, group);
@@ -1303,8 +1354,8 @@ class SparseKernel final : public Kernel {
   // known set, which is then exact.
   template <class T>
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
-    const std::uint64_t j = i % tuning::kSparseGroup;
-    for (const Screened& range : screened_of_group_[i / tuning::kSparseGroup])
+    const std::uint64_t j = i % screening_unit();
+    for (const Screened& range : screened_of(i))
       mark_pairs(g, *range.move, range.m_lo + j, rare_.begin() + static_cast<std::ptrdiff_t>(range.first),
                  rare_.begin() + static_cast<std::ptrdiff_t>(range.last), marks);
     marks.move_into(known_[i]);
@@ -1795,7 +1846,7 @@ class SparseKernel final : public Kernel {
   std::vector<std::uint64_t> scanned_to_;  // per heap of the block: pairs (a, m - a) listed up to a
   std::vector<Value> exact_below_;     // per heap of the block: known_ holds every common value below it
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
-  std::vector<std::vector<Screened>> screened_of_group_;  // per group of the block: its screened rare pairs
+  std::vector<std::vector<Screened>> screened_of_;  // per group (a far part in the pipeline): its screened rare pairs
   std::vector<Candidates> candidates_;  // per heap of the block
   std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;

@@ -42,10 +42,11 @@ std::uint64_t lanes_pairing(std::uint64_t lanes, std::uint64_t m_lo, std::uint64
 struct SkippingRange {
   std::uint64_t first, last;
 };
-SkippingRange skipping_range(std::uint64_t m_lo, const std::uint64_t* rare, std::uint64_t count, bool unequal_parts) {
+SkippingRange skipping_range(std::uint64_t m_lo, std::uint64_t heaps, const std::uint64_t* rare, std::uint64_t count,
+                             bool unequal_parts) {
   if (!unequal_parts) return {count, count};
   const std::uint64_t* first = std::lower_bound(rare, rare + count, (m_lo + 1) / 2);
-  const std::uint64_t* last = std::lower_bound(first, rare + count, (m_lo + kScreenHeaps + 1) / 2);
+  const std::uint64_t* last = std::lower_bound(first, rare + count, (m_lo + heaps + 1) / 2);
   return {static_cast<std::uint64_t>(first - rare), static_cast<std::uint64_t>(last - rare)};
 }
 
@@ -62,12 +63,13 @@ __attribute__((target("avx512f,avx512bw"))) __m512i broadcast(Value value) {
 // keeps, lane by lane, the least such XOR so far: two vector instructions a slot and pair, where
 // a compare into a mask and an OR of masks queue for the fewer mask units.
 //
-// least_xor_of_pairs lowers least[k] for the pairs of rare[from..to) with a full group, in
-// vectors of lanes T from the group's lane `first_lane` on (64 bytes: 64 one-byte or 32 two-byte
-// heaps). Its inner loop holds only plain loads: GCC keeps an array of vectors in memory around a
+// least_xor_of_pairs lowers least[k] for the pairs of rare[from..to) with a group of whole
+// vectors, in vectors of lanes T from the group's lane `first_lane` on (64 bytes: 64 one-byte or
+// 32 two-byte heaps); with Half, of 32 one-byte heaps, read 32 bytes at a time (the lanes past them
+// are zero). Its inner loop holds only plain loads: GCC keeps an array of vectors in memory around a
 // builtin that touches memory (a masked load, a prefetch), and here the minima then went to
 // memory every pair. So the partners of the next rare positions are asked for once a batch.
-template <class T>
+template <class T, bool Half = false>
 __attribute__((target("avx512f,avx512bw"))) void least_xor_of_pairs(const T* g, std::uint64_t m_lo,
                                                                      const std::uint64_t* rare,
                                                                      const Value* rare_values, std::uint64_t from,
@@ -87,8 +89,12 @@ __attribute__((target("avx512f,avx512bw"))) void least_xor_of_pairs(const T* g, 
       _mm_prefetch(reinterpret_cast<const char*>(g + (m_lo - rare[i] + first_lane)), _MM_HINT_T0);
     for (std::uint64_t i = batch; i < batch_end; ++i) {
       // heap j pairs rare[i] with m_lo + j - rare[i]
-      const __m512i v =
-          _mm512_xor_si512(_mm512_loadu_si512(g + (m_lo - rare[i] + first_lane)), broadcast<T>(rare_values[i]));
+      const T* partners = g + (m_lo - rare[i] + first_lane);
+      const __m512i loaded =
+          Half ? _mm512_maskz_inserti64x4(0xff, _mm512_setzero_si512(),
+                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(partners)), 0)
+               : _mm512_loadu_si512(partners);
+      const __m512i v = _mm512_xor_si512(loaded, broadcast<T>(rare_values[i]));
       for (int k = 0; k < kScreenSlots; ++k) {
         if constexpr (sizeof(T) == 1)
           running[k] = _mm512_min_epu8(running[k], _mm512_xor_si512(v, wanted[k]));
@@ -155,17 +161,25 @@ __attribute__((target("avx512f,avx512bw"))) void screen(const T* g, std::uint64_
   assert(count == 0 || rare[count - 1] < m_lo);
   const std::uint64_t lanes = lanes_of(heaps);
   std::uint64_t found[kScreenSlots] = {};
-  if (heaps < kScreenHeaps) {
+  constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
+  // Whole vectors of heaps (a group, or a part of one in the pipeline's far stage), or half of one
+  // of one-byte heaps; else masked loads (a short group).
+  const bool half = sizeof(T) == 1 && heaps == kVectorLanes / 2;
+  if (heaps % kVectorLanes != 0 && !half) {
     compare_pairs(g, m_lo, rare, rare_values, 0, count, unequal_parts, lanes, candidates, found);
   } else {
-    const SkippingRange skipping = skipping_range(m_lo, rare, count, unequal_parts);
+    const SkippingRange skipping = skipping_range(m_lo, heaps, rare, count, unequal_parts);
     compare_pairs(g, m_lo, rare, rare_values, skipping.first, skipping.last, unequal_parts, lanes, candidates, found);
-    constexpr std::uint64_t kVectorLanes = 64 / sizeof(T);
-    for (std::uint64_t first_lane = 0; first_lane < kScreenHeaps; first_lane += kVectorLanes) {
+    for (std::uint64_t first_lane = 0; first_lane < heaps; first_lane += kVectorLanes) {
       __m512i least[kScreenSlots];
       for (int k = 0; k < kScreenSlots; ++k) least[k] = _mm512_set1_epi8(-1);
-      least_xor_of_pairs(g, m_lo, rare, rare_values, 0, skipping.first, candidates, first_lane, least);
-      least_xor_of_pairs(g, m_lo, rare, rare_values, skipping.last, count, candidates, first_lane, least);
+      if (half) {
+        least_xor_of_pairs<T, true>(g, m_lo, rare, rare_values, 0, skipping.first, candidates, first_lane, least);
+        least_xor_of_pairs<T, true>(g, m_lo, rare, rare_values, skipping.last, count, candidates, first_lane, least);
+      } else {
+        least_xor_of_pairs(g, m_lo, rare, rare_values, 0, skipping.first, candidates, first_lane, least);
+        least_xor_of_pairs(g, m_lo, rare, rare_values, skipping.last, count, candidates, first_lane, least);
+      }
       for (int k = 0; k < kScreenSlots; ++k) found[k] |= zero_lanes<T>(least[k]) << first_lane;
     }
   }

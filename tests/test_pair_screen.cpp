@@ -13,7 +13,8 @@ namespace sgx {
 
 namespace {
 
-// Random groups: full ones (64 heaps) and short ones, parts equal or not, rare positions spread
+// Random groups: full ones (64 heaps), halves (a part of the pipeline's far stage) and short ones,
+// parts equal or not, rare positions spread
 // below the group and bunched around half of its m (where unequal parts skip a heap), candidates
 // that some pair gives and candidates no pair gives. hits starts with bits set that the screen
 // must keep, in lanes past the group's heaps too.
@@ -23,9 +24,11 @@ void check_random_screens(std::uint64_t value_bound) {
   std::mt19937_64 rng(4242 + sizeof(T));
   std::vector<T> g(8000);
   for (T& v : g) v = static_cast<T>(rng() % value_bound);
-  int full = 0, with_skips = 0, hit_slots = 0, missed_slots = 0;
+  int full = 0, halves = 0, with_skips = 0, hit_slots = 0, missed_slots = 0;
   for (int trial = 0; trial < 600; ++trial) {
-    const std::uint64_t heaps = trial % 4 == 3 ? 1 + rng() % (kScreenHeaps - 1) : kScreenHeaps;
+    const std::uint64_t heaps = trial % 4 == 3   ? 1 + rng() % (kScreenHeaps - 1)
+                                : trial % 4 == 2 ? kScreenHeaps / 2
+                                                 : kScreenHeaps;
     const std::uint64_t m_lo = 200 + rng() % (g.size() - 200 - kScreenHeaps);
     const bool unequal = rng() % 2 == 0;
     std::vector<std::uint64_t> rare;
@@ -62,12 +65,14 @@ void check_random_screens(std::uint64_t value_bound) {
       for (std::uint64_t j = 0; j < heaps; ++j) ((expected[k] >> j) & 1 ? hit_slots : missed_slots) += 1;
     }
     full += heaps == kScreenHeaps;
+    halves += heaps == kScreenHeaps / 2;
     with_skips += unequal && std::any_of(rare.begin(), rare.end(), [&](std::uint64_t r) {
       return 2 * r >= m_lo && 2 * r < m_lo + heaps;
     });
   }
   // Every kind of group and outcome came up.
-  EXPECT_GT(full, 300);
+  EXPECT_GT(full, 250);
+  EXPECT_GT(halves, 140);
   EXPECT_GT(with_skips, 100);
   EXPECT_GT(hit_slots, 1000);
   EXPECT_GT(missed_slots, 1000);
