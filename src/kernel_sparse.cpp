@@ -303,13 +303,13 @@ class SparseKernel final : public Kernel {
   // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs and probe pairs with
   //   the partner below that are marked or screened, each heap's scan run, and its candidates
   //   listed (what a block's parallel part does, with more candidates), in tuning::kFarParts
-  //   tasks side by side, each for a part of the group's heaps (run_far_part);
+  //   tasks side by side, each for a part of the group's heaps (run_far_part; parts_of);
   // - once the heaps below s + 64 - D[k] are decided: its pairs with the rare r in [D[k], D[k-1])
   //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
   //   which pair with every heap of the group, screened against the candidates (screen_band);
   //   the band before the last also lists further candidates where few are left
   //   (extend_candidates), and looks for the rare values below the first candidate left among
-  //   the pairs decided since the scan (scan_below_first_left);
+  //   the pairs decided since the scan (scan_below_first_left), in kFarParts tasks as well;
   // - the chain compares each heap's pairs with the near rare positions (r up to the last
   //   distance) and its simple options with the candidates left, as a block's ordered part does,
   //   and takes the first none gives, on speculation where a rare value below it is not known
@@ -323,17 +323,27 @@ class SparseKernel final : public Kernel {
   // The heaps of a part of the far stage (screened together, with their own screened ranges).
   static constexpr std::uint64_t kFarPartHeaps = tuning::kSparseGroup / tuning::kFarParts;
   static_assert(tuning::kSparseGroup % tuning::kFarParts == 0, "a group splits into equal far parts");
+  // The band before the last lists the further candidates (extend_candidates).
+  static constexpr int kExtendingStage = kPipelineStages - 2;
 
-  // One group's progress. Its tasks run one at a time (claimed), in order: stage counts those done.
+  // The tasks of a stage of a group, side by side, each for a part of its heaps: the far stage and
+  // the band before the last, the longest tasks, in kFarParts (for the slack before the chain
+  // needs them); the other bands in one.
+  static constexpr int parts_of(int stage) {
+    return stage == 0 || stage == kExtendingStage ? static_cast<int>(tuning::kFarParts) : 1;
+  }
+
+  // One group's progress: its stages in order, stage counting those done; a stage's parts are
+  // claimed and counted as they finish. A confirmation runs alone (claimed).
   struct PipelineGroup {
     std::atomic<int> stage{0};  // kPipelineStages: its candidates are listed, the chain may take it
-    std::atomic<int> far_claimed{0}, far_done{0};  // the far stage's parts, run side by side
+    std::atomic<int> parts_claimed[kPipelineStages] = {};
+    std::atomic<int> parts_done[kPipelineStages] = {};
     std::atomic<bool> claimed{false};
     std::atomic<bool> confirmed{false};
     std::uint64_t speculated = 0;  // bit j: heap j's value was taken on speculation (written by the chain)
     std::optional<Miss> miss;      // its first heap whose confirmation differs
-    Ticks took[kPipelineStages] = {};  // each later stage's task time, for the profile
-    Ticks far_took[tuning::kFarParts] = {};
+    Ticks took[kPipelineStages][tuning::kFarParts] = {};  // each task's time, for the profile
     Ticks chain_took = 0, confirm_took = 0;
   };
 
@@ -514,46 +524,46 @@ class SparseKernel final : public Kernel {
       const std::uint64_t ahead = tuning::kPipelineDistances[0] / tuning::kSparseGroup + 1;
       for (std::uint64_t q = chained; q < std::min<std::uint64_t>(pipe.groups.size(), chained + ahead); ++q) {
         PipelineGroup& group = pipe.groups[q];
-        int stage = group.stage.load(std::memory_order_acquire);
-        if (stage == 0 && pipeline_gate(q, 0) <= decided &&
-            group.far_claimed.load(std::memory_order_relaxed) < static_cast<int>(tuning::kFarParts)) {
-          const int part = group.far_claimed.fetch_add(1, std::memory_order_acquire);
-          if (part < static_cast<int>(tuning::kFarParts)) {
-            const Ticks began = pipe.timed ? read_ticks() : 0;
-            run_far_part(g, q, static_cast<std::uint64_t>(part), worker);
-            if (pipe.timed) group.far_took[part] = read_ticks() - began;
-            if (group.far_done.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<int>(tuning::kFarParts))
-              group.stage.store(1, std::memory_order_release);
-            return true;
-          }
+        const int stage = group.stage.load(std::memory_order_acquire);
+        if (stage >= kPipelineStages || pipeline_gate(q, stage) > decided ||
+            group.parts_claimed[stage].load(std::memory_order_relaxed) >= parts_of(stage))
+          continue;
+        const int part = group.parts_claimed[stage].fetch_add(1, std::memory_order_acquire);
+        if (part >= parts_of(stage)) continue;
+        const Ticks began = pipe.timed ? read_ticks() : 0;
+        const std::uint64_t first = q * tuning::kSparseGroup + static_cast<std::uint64_t>(part) * part_heaps(stage);
+        const std::uint64_t last = std::min({heap_count_, first + part_heaps(stage), (q + 1) * tuning::kSparseGroup});
+        if (first < last) {  // the last group may be short
+          if (stage == 0)
+            run_far_part(g, q, first, last, worker);
+          else
+            run_band(g, q, stage, first, last, worker);
         }
-        if (stage == 0 || stage >= kPipelineStages || pipeline_gate(q, stage) > decided || !claim(group)) continue;
-        stage = group.stage.load(std::memory_order_acquire);  // it may have moved on before the claim
-        if (stage < kPipelineStages && pipeline_gate(q, stage) <= decided) {
-          const Ticks began = pipe.timed ? read_ticks() : 0;
-          run_band(g, q, stage, worker);
-          if (pipe.timed) group.took[stage] = read_ticks() - began;
+        if (pipe.timed) group.took[stage][part] = read_ticks() - began;
+        if (group.parts_done[stage].fetch_add(1, std::memory_order_acq_rel) + 1 == parts_of(stage))
           group.stage.store(stage + 1, std::memory_order_release);
-          release(group);
-          return true;
-        }
-        release(group);
+        return true;
       }
     }
     return false;
   }
 
-  // Group q's task of a band stage (stage > 0; see the pipeline's comment).
+  // The heaps of each part of a stage's task.
+  static constexpr std::uint64_t part_heaps(int stage) {
+    return tuning::kSparseGroup / static_cast<std::uint64_t>(parts_of(stage));
+  }
+
+  // A band stage's task (stage > 0; see the pipeline's comment) for the heaps base_ + i, i in
+  // [first, last), of group q.
   template <class T>
-  void run_band(const ValueVector<T>& g, std::uint64_t q, int stage, PipelineWorker& worker) {
-    const std::uint64_t first = q * tuning::kSparseGroup;
-    const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
+  void run_band(const ValueVector<T>& g, std::uint64_t q, int stage, std::uint64_t first, std::uint64_t last,
+                PipelineWorker& worker) {
     if constexpr (sizeof(T) <= 2) {  // screened (can_pipeline)
       // The first band reaches a group past the first distance: the far pairs of its last heaps
       // start there (their partner below the first gate).
       const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
       screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
-      if (stage == kPipelineStages - 2) {
+      if (stage == kExtendingStage) {
         extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
         const std::uint64_t limit = pipeline_gate(q, stage);
         for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
@@ -561,18 +571,16 @@ class SparseKernel final : public Kernel {
       // The chain compares only candidates none of the bands gave. They are dropped here once the
       // band before the last is done, then where the last (little, and near the chain) gave any.
       for (std::uint64_t i = first; i < last; ++i)
-        if (stage == kPipelineStages - 2 || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
+        if (stage == kExtendingStage || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
           drop_given(candidates_[i]);
     }
   }
 
-  // Part `part` of group q's far stage: the pairs of its heaps with the partner below the first
-  // gate marked or screened, each heap's scan run and its candidates listed.
+  // A far stage's task for the heaps base_ + i, i in [first, last), of group q: their pairs with the
+  // partner below the first gate marked or screened, each heap's scan run and its candidates listed.
   template <class T>
-  void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t part, PipelineWorker& worker) {
-    const std::uint64_t first = q * tuning::kSparseGroup + part * kFarPartHeaps;
-    const std::uint64_t last = std::min(heap_count_, first + kFarPartHeaps);
-    if (first >= last) return;  // the last group may be short
+  void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
+                    PipelineWorker& worker) {
     const std::uint64_t limit = limit_of_group(q);
     mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
     for (std::uint64_t i = first; i < last; ++i) {
@@ -845,12 +853,12 @@ class SparseKernel final : public Kernel {
     };
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       const PipelineGroup& group = pipe.groups[q];
-      // The far stage's parts run side by side: the longest is on the path.
-      Ticks finish = decided_at(pipeline_gate(q, 0)) + *std::max_element(std::begin(group.far_took), std::end(group.far_took));
-      for (const Ticks took : group.far_took) ticks.summed += took;
-      for (int stage = 1; stage < kPipelineStages; ++stage) {
-        finish = std::max(finish, decided_at(pipeline_gate(q, stage))) + group.took[stage];
-        ticks.summed += group.took[stage];
+      Ticks finish = 0;
+      for (int stage = 0; stage < kPipelineStages; ++stage) {
+        // A stage's parts run side by side: the longest is on the path.
+        const Ticks* took = group.took[stage];
+        finish = std::max(finish, decided_at(pipeline_gate(q, stage))) + *std::max_element(took, took + tuning::kFarParts);
+        for (int part = 0; part < parts_of(stage); ++part) ticks.summed += took[part];
       }
       chain_finish[q] = std::max(finish, q > 0 ? chain_finish[q - 1] : 0) + group.chain_took;
       ticks.longest = std::max(ticks.longest, chain_finish[q] + group.confirm_took);

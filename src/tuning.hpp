@@ -47,12 +47,12 @@ inline constexpr std::size_t kQuickMovesAtMost = 4;
 // were marked, not screened: their marking was a third of the work.
 inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1024, 768, 256};
 inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPipelineDistances) - 1];
-// A group's far stage in the pipeline runs as this many tasks side by side, each for a part of its
-// heaps (screened and marked a vector at a time as a whole group is), so that it takes half the
-// time of one task against the slack of the first distance: Grundy's game to 2^22 on two threads,
-// the far stage in one task ended after the chain needed it in 0.058-0.065 s of the pipeline's
-// span, in two in 0.036-0.040 s, most of it in tasks the machine stopped for milliseconds; the
-// pipeline's work level (see bench/README).
+// A group's far stage in the pipeline, and its band before the last (which lists the further
+// candidates), each run as this many tasks side by side, each for a part of its heaps (screened and
+// marked a vector at a time as a whole group is), so that they take half the time of one task
+// against their slack. Grundy's game to 2^24 on two threads: the span 5.29% of the work with
+// neither split, 4.58-4.64% with the far stage's, 3.93-4.25% with both; the work level, then +1.4%
+// (the band's screening in halves). See bench/README.
 inline constexpr std::uint64_t kFarParts = 2;
 static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
               "the near rare positions are read in vectors of 64 bytes, laid out for a block");
