@@ -65,12 +65,13 @@ class GroupMarks {
     const std::uint64_t stride = stride_;
     std::uint8_t* base = bytes_.data();
 #ifdef __SSE2__
-    if (heaps % (16 / sizeof(T)) == 0 && skip >= heaps) {  // whole vectors: a group, or a part of one
-      // The rows' stride for the bounds of one- and two-byte values, known at compile time: each
-      // store's offset is then a constant, and a value costs its extraction and its store, with
-      // no pointer stepped row by row and no test for a skipped heap. Grundy's game to 2^23, one
-      // thread: the rare pairs with every heap 14.5% -> 9.8% of the time (perf); the probe pairs,
-      // bound by their stores, level.
+    if (heaps % (16 / sizeof(T)) == 0) {  // whole vectors: a group, or a part of one
+      // A skipped heap (a split into equal parts, one rare position of a group) is tested for; else
+      // the rows' stride for the bounds of one- and two-byte values is known at compile time: each
+      // store's offset is then a constant, and a value costs its extraction and its store. Grundy's
+      // game to 2^23, one thread: the rare pairs with every heap 14.5% -> 9.8% of the time (perf);
+      // the probe pairs, bound by their stores, level.
+      if (skip < heaps) return mark_whole_group<0, true>(base, stride, heaps, part, partners, skip);
       switch (stride) {
         case ValueMarks::bytes_for(128): return mark_whole_group<ValueMarks::bytes_for(128)>(base, stride, heaps, part, partners);
         case ValueMarks::bytes_for(256): return mark_whole_group<ValueMarks::bytes_for(256)>(base, stride, heaps, part, partners);
@@ -79,37 +80,20 @@ class GroupMarks {
         default: return mark_whole_group<0>(base, stride, heaps, part, partners);
       }
     }
-    if (heaps == tuning::kSparseGroup) {
-      // The values stay in registers, a word of them at a time. Written to the stack and read
-      // back between the stores, a read waited on them where the addresses shared their last 12
-      // bits, which moves with the layout of the code and the stack: the probe pairs of Grundy's
-      // game to 2^22 took 2.5 times as long in a build that changed another function.
-      constexpr std::uint64_t kPerVector = 16 / sizeof(T), kPerWord = 8 / sizeof(T);
-      constexpr std::uint64_t kMask = sizeof(T) == 1 ? 0xff : 0xffff;
-      const __m128i parts =
-          sizeof(T) == 1 ? _mm_set1_epi8(static_cast<char>(part)) : _mm_set1_epi16(static_cast<short>(part));
-      for (std::uint64_t j = 0; j < heaps; j += kPerVector) {
-        const __m128i vector = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(partners + j)), parts);
-        const std::uint64_t low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(vector));
-        const std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)));
-        const std::uint64_t halves[2] = {low, high};
-        std::uint64_t k = j;
-        for (std::uint64_t word : halves)
-          for (std::uint64_t lane = 0; lane < kPerWord; ++lane, ++k, base += stride, word >>= 8 * sizeof(T))
-            if (k != skip) base[word & kMask] = 1;
-      }
-      return;
-    }
 #endif
     for (std::uint64_t j = 0; j < heaps; ++j, base += stride)
       if (j != skip) base[static_cast<T>(part ^ partners[j])] = 1;
   }
 #ifdef __SSE2__
-  // mark_pair_values for heaps heaps (a multiple of a 16-byte vector's lanes), none skipped: rows
-  // kStride apart (or stride, where kStride is 0).
-  template <std::uint64_t kStride, class T>
+  // mark_pair_values for heaps heaps (a multiple of a 16-byte vector's lanes), but skip where
+  // Skips: rows kStride apart (or stride, where kStride is 0). The values stay in registers, a word
+  // of them at a time. Written to the stack and read back between the stores, a read waited on
+  // them where the addresses shared their last 12 bits, which moves with the layout of the code
+  // and the stack: the probe pairs of Grundy's game to 2^22 took 2.5 times as long in a build
+  // that changed another function.
+  template <std::uint64_t kStride, bool Skips = false, class T>
   static void mark_whole_group(std::uint8_t* base, std::uint64_t stride, std::uint64_t heaps, T part,
-                               const T* partners) {
+                               const T* partners, std::uint64_t skip = 0) {
     constexpr std::uint64_t kPerVector = 16 / sizeof(T), kPerWord = 8 / sizeof(T);
     constexpr std::uint64_t kMask = sizeof(T) == 1 ? 0xff : 0xffff;
     const std::uint64_t row = kStride != 0 ? kStride : stride;
@@ -122,10 +106,12 @@ class GroupMarks {
       std::uint64_t high = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(vector, vector)));
       std::uint8_t* rows = base + j * row;
 #pragma GCC unroll 8
-      for (std::uint64_t lane = 0; lane < kPerWord; ++lane, low >>= 8 * sizeof(T)) rows[lane * row + (low & kMask)] = 1;
+      for (std::uint64_t lane = 0; lane < kPerWord; ++lane, low >>= 8 * sizeof(T))
+        if (!Skips || j + lane != skip) rows[lane * row + (low & kMask)] = 1;
       rows += kPerWord * row;
 #pragma GCC unroll 8
-      for (std::uint64_t lane = 0; lane < kPerWord; ++lane, high >>= 8 * sizeof(T)) rows[lane * row + (high & kMask)] = 1;
+      for (std::uint64_t lane = 0; lane < kPerWord; ++lane, high >>= 8 * sizeof(T))
+        if (!Skips || j + kPerWord + lane != skip) rows[lane * row + (high & kMask)] = 1;
     }
   }
 #endif

@@ -183,7 +183,7 @@ class SparseKernel final : public Kernel {
 
   // The heaps whose rare pairs are marked and screened together: a block's group, or in the
   // pipeline a part of one (its far stage runs in kFarParts tasks).
-  std::uint64_t screening_unit() const { return pipelined_ ? kFarPartHeaps : tuning::kSparseGroup; }
+  std::uint64_t screening_unit() const { return pipelined_ ? part_heaps(0) : tuning::kSparseGroup; }
   // The screened rare pairs of the unit of heap base_ + i.
   std::vector<Screened>& screened_of(std::uint64_t i) { return screened_of_[i / screening_unit()]; }
   const std::vector<Screened>& screened_of(std::uint64_t i) const { return screened_of_[i / screening_unit()]; }
@@ -320,9 +320,7 @@ class SparseKernel final : public Kernel {
   // A full decision on the chain that gives a rare value or a wider one, and a wrong speculation,
   // stop the pipeline: the values from the first wrong one on are taken back, and blocks go on.
   static constexpr int kPipelineStages = static_cast<int>(std::size(tuning::kPipelineDistances));
-  // The heaps of a part of the far stage (screened together, with their own screened ranges).
-  static constexpr std::uint64_t kFarPartHeaps = tuning::kSparseGroup / tuning::kFarParts;
-  static_assert(tuning::kSparseGroup % tuning::kFarParts == 0, "a group splits into equal far parts");
+  static_assert(tuning::kSparseGroup % tuning::kFarParts == 0, "a group splits into equal parts");
   // The band before the last lists the further candidates (extend_candidates).
   static constexpr int kExtendingStage = kPipelineStages - 2;
 
@@ -532,7 +530,7 @@ class SparseKernel final : public Kernel {
         if (part >= parts_of(stage)) continue;
         const Ticks began = pipe.timed ? read_ticks() : 0;
         const std::uint64_t first = q * tuning::kSparseGroup + static_cast<std::uint64_t>(part) * part_heaps(stage);
-        const std::uint64_t last = std::min({heap_count_, first + part_heaps(stage), (q + 1) * tuning::kSparseGroup});
+        const std::uint64_t last = std::min(heap_count_, first + part_heaps(stage));
         if (first < last) {  // the last group may be short
           if (stage == 0)
             run_far_part(g, q, first, last, worker);
@@ -610,11 +608,10 @@ class SparseKernel final : public Kernel {
     }
     std::uint64_t hits[kScreenSlots] = {};
     screen_rare_range(g, first, heaps, band, screened, hits);
-    for (int k = 0; k < kScreenSlots; ++k)
-      for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) {
-        Candidates& listed = candidates_[first + static_cast<std::uint64_t>(std::countr_zero(bits))];
-        if (k < listed.count) listed.given |= static_cast<std::uint16_t>(1u << k);
-      }
+    for_each_hit(hits, [&](int k, std::uint64_t j) {
+      Candidates& listed = candidates_[first + j];
+      if (k < listed.count) listed.given |= static_cast<std::uint16_t>(1u << k);
+    });
   }
 
   // The rare positions r in [low, high).
@@ -680,11 +677,7 @@ class SparseKernel final : public Kernel {
       if (!needs_more_candidates(first + j)) continue;
       const Candidates& listed = candidates_[first + j];
       const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
-      int count = 0;
-      known_[first + j].for_each_missing_of(common_pattern(base_ + first + j), from, limit, [&](Value v) {
-        next.values[count++][j] = static_cast<T>(v);
-        return count < kScreenSlots;
-      });
+      const int count = list_unseen(first + j, from, limit, next, j);
       next_count[j] = count;
       extended |= static_cast<std::uint64_t>(count > 0) << j;
     }
@@ -695,12 +688,8 @@ class SparseKernel final : public Kernel {
     struct GivenBy {
       unsigned far = 0, band = 0;  // bit k: next value k given by a far pair, by a band pair
     } given_by[kScreenHeaps];
-    for (int k = 0; k < kScreenSlots; ++k) {  // hit by hit, as in screen_group
-      for (std::uint64_t bits = far_hits[k] & extended; bits != 0; bits &= bits - 1)
-        given_by[std::countr_zero(bits)].far |= 1u << k;
-      for (std::uint64_t bits = band_hits[k] & extended; bits != 0; bits &= bits - 1)
-        given_by[std::countr_zero(bits)].band |= 1u << k;
-    }
+    for_each_hit(far_hits, [&](int k, std::uint64_t j) { given_by[j].far |= 1u << k; });
+    for_each_hit(band_hits, [&](int k, std::uint64_t j) { given_by[j].band |= 1u << k; });
     for (std::uint64_t bits = extended; bits != 0; bits &= bits - 1) {
       const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
       const unsigned next_listed = (1u << next_count[j]) - 1;  // the slots past them hold no value
@@ -721,21 +710,23 @@ class SparseKernel final : public Kernel {
     return true;
   }
 
-  // Screens the screened far pairs of the heaps base_ + i, i in [first, last) (one group), against
-  // candidates (lane j: heap first + j) into hits, a far part at a time: each has its own ranges.
+  // Screens the screened rare pairs of the heaps base_ + i, i in [first, last) (a group or a part of
+  // one), against candidates (lane j: heap first + j) into hits, a part at a time (screening_unit):
+  // each has its own ranges.
   template <class T>
   void screen_screened_pairs(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
                              const ScreenCandidates<T>& candidates, std::uint64_t* hits) const {
     const std::uint64_t unit = screening_unit();
     for (std::uint64_t part_first = first; part_first < last; part_first += unit) {
       const std::uint64_t heaps = std::min(unit, last - part_first), lane = part_first - first;
-      ScreenCandidates<T> shifted{};  // the part's candidates from lane 0
-      for (int k = 0; k < kScreenSlots; ++k)
-        std::copy_n(candidates.values[k] + lane, heaps, shifted.values[k]);
+      ScreenCandidates<T> shifted{};  // a later part's candidates from lane 0
+      if (lane > 0)
+        for (int k = 0; k < kScreenSlots; ++k) std::copy_n(candidates.values[k] + lane, heaps, shifted.values[k]);
+      const ScreenCandidates<T>& part_candidates = lane > 0 ? shifted : candidates;
       std::uint64_t part_hits[kScreenSlots] = {};
       for (const Screened& range : screened_of(part_first))
         screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
-                          range.last - range.first, range.move->unequal, heaps, shifted, part_hits);
+                          range.last - range.first, range.move->unequal, heaps, part_candidates, part_hits);
       for (int k = 0; k < kScreenSlots; ++k) hits[k] |= part_hits[k] << lane;
     }
   }
@@ -1065,7 +1056,7 @@ class SparseKernel final : public Kernel {
     scanned_to_.assign(count, 0);
     exact_below_.assign(count, kExact);
     remark_.assign(count, 0);
-    screened_of_.resize((count + kFarPartHeaps - 1) / kFarPartHeaps);  // the smaller unit
+    screened_of_.resize((count + part_heaps(0) - 1) / part_heaps(0));  // the smaller unit
     candidates_.resize(count);
     candidates_bound_ = bound_;
   }
@@ -1085,7 +1076,7 @@ class SparseKernel final : public Kernel {
       group.move_row_into(i - first, known_[i]);
     }
     if constexpr (sizeof(T) <= 2)
-      if (!screened.empty()) screen_group(g, first, last, screened);
+      if (!screened.empty()) screen_group(g, first, last);
   }
 
   // Heap base_ + i's own part of what is known before it is decided: the screened pairs where its
@@ -1311,38 +1302,38 @@ class SparseKernel final : public Kernel {
       }
   }
 
+  // Lists into lane j of into the values in [from, limit) that heap base_ + i's known set misses
+  // among its common ones, the least first, up to kScreenSlots; returns how many.
+  template <class T>
+  int list_unseen(std::uint64_t i, Value from, Value limit, ScreenCandidates<T>& into, std::uint64_t j) const {
+    int count = 0;
+    known_[i].for_each_missing_of(common_pattern(base_ + i), from, limit, [&](Value v) {
+      into.values[count++][j] = static_cast<T>(v);
+      return count < kScreenSlots;
+    });
+    return count;
+  }
+
   // Finishes the known sets of the heaps base_ + i, i in [first, last), from the rare pairs left
-  // in screened: each heap's kScreenSlots least common values not yet seen are its candidates, and
-  // the pairs say which of them they give. A heap whose candidates all turn up must have its pairs
+  // screened (screened_of): each heap's kScreenSlots least common values not yet seen are its
+  // candidates, and the pairs say which of them they give. A heap whose candidates all turn up must have its pairs
   // marked after all (its least unseen common value lies past them): remark_ says so, and
   // mark_screened_pairs does it; exact_below_ says where each set stops being exact.
   template <class T>
-  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
-                    const std::vector<Screened>& screened) {
+  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last) {
     const std::uint64_t heaps = last - first;
     ScreenCandidates<T> candidates{};  // the hits past a heap's list are not read
     int listed[kScreenHeaps] = {};
     for (std::uint64_t j = 0; j < heaps; ++j) {
-      int count = 0;
-      const ValueSet& common = common_pattern(base_ + first + j);
-      known_[first + j].for_each_missing_of(common, static_cast<Value>(bound_), [&](Value v) {
-        candidates.values[count++][j] = static_cast<T>(v);
-        return count < kScreenSlots;
-      });
-      if (count == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
-      listed[j] = count;
+      listed[j] = list_unseen(first + j, 0, static_cast<Value>(bound_), candidates, j);
+      if (listed[j] == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
     }
     std::uint64_t hits[kScreenSlots] = {};
     std::uint64_t remarked = 0;
-    for (const Screened& range : screened)
-      screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
-                        range.last - range.first, range.move->unequal, heaps, candidates, hits);
-    // Hit by hit: a test for each heap and slot mispredicts on about a third of them.
-    for (int k = 0; k < kScreenSlots; ++k)
-      for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) {
-        const auto j = static_cast<std::uint64_t>(std::countr_zero(bits));
-        if (k < listed[j]) known_[first + j].insert(candidates.values[k][j]);
-      }
+    screen_screened_pairs(g, first, last, candidates, hits);
+    for_each_hit(hits, [&](int k, std::uint64_t j) {
+      if (k < listed[j]) known_[first + j].insert(candidates.values[k][j]);
+    });
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const ValueSet& known = known_[first + j];
       if (exact_below_[first + j] == kExact ||

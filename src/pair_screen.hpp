@@ -7,6 +7,7 @@
 // still unseen. So the rest of the pairs are only compared with those candidates, 64 heaps at a
 // time in vector registers, where marking costs a store per pair. Private to the library.
 
+#include <bit>
 #include <cstdint>
 
 #include "sgx/sequence.hpp"
@@ -24,6 +25,14 @@ template <class T>
 struct ScreenCandidates {
   alignas(64) T values[kScreenSlots][kScreenHeaps];
 };
+
+// Calls f(k, j) for each bit j set in hits[k], slot by slot: the hits are few, and a test for
+// each heap and slot went either way for about a third of them.
+template <class F>
+void for_each_hit(const std::uint64_t* hits, F&& f) {
+  for (int k = 0; k < kScreenSlots; ++k)
+    for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) f(k, static_cast<std::uint64_t>(std::countr_zero(bits)));
+}
 
 // Whether screen_rare_pairs runs here (vector_path() is Avx512); where it does not, the kernel
 // marks every pair instead.
