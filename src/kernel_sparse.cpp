@@ -428,6 +428,7 @@ class SparseKernel final : public Kernel {
     const Value type_max = std::numeric_limits<T>::max();
     const std::uint64_t count = g.size() - base_;
     const NearOptions<T> near = near_options<T>();
+    const bool can_compare = can_chain_decide(near);
     std::uint64_t n = base_;
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       PipelineGroup& group = pipe.groups[q];
@@ -438,7 +439,7 @@ class SparseKernel final : public Kernel {
       if (pipe.stop.load(std::memory_order_relaxed)) break;
       const Ticks began = pipe.timed ? read_ticks() : 0;
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
-      const bool compare_alone = can_chain_decide(near) && bound_ == candidates_bound_ && !takes_all_between(n, end);
+      const bool compare_alone = can_compare && bound_ == candidates_bound_ && !takes_all_between(n, end);
       for (; n < end; ++n) {
         if constexpr (sizeof(T) <= 2)  // can_pipeline
           if (compare_alone) {  // while the compare settles the heaps
@@ -1608,6 +1609,10 @@ class SparseKernel final : public Kernel {
   // Whether a heap in [from, to) may be taken whole (an option of value 0 that chain_decide does
   // not compare).
   bool takes_all_between(std::uint64_t from, std::uint64_t to) const {
+    // Past the finite digits the tail repeats: its first period says all.
+    const Rules& rules = moves_.rules();
+    const std::uint64_t digits = rules.finite_digits().size();
+    to = std::min(to, rules.has_tail() ? std::max(from, digits) + rules.tail_digits().size() : digits);
     for (std::uint64_t n = from; n < to; ++n)
       if (moves_.takes_all(n)) return true;
     return false;
