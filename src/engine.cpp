@@ -81,6 +81,7 @@ Engine::Engine(Rules rules, EngineOptions options, Sequence known_values, std::o
       step_(tuning::kEngineFirstStep),
       work_span_ticks_(std::make_unique<WorkSpanTicks>()) {
   work_span_ticks_->enabled = options_.profile;
+  if (options_.profile) prepare_task_clock();
   if (options_.threads > 0) omp_set_num_threads(options_.threads);
   if (bounded()) {
     check_can_bound(rules_, options_.kernel);

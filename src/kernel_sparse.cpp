@@ -437,7 +437,7 @@ class SparseKernel final : public Kernel {
              !pipe.stop.load(std::memory_order_relaxed))
         if (!run_pipeline_task(g, pipe, worker)) std::this_thread::yield();
       if (pipe.stop.load(std::memory_order_relaxed)) break;
-      const Ticks began = pipe.timed ? read_ticks() : 0;
+      const Ticks began = pipe.timed ? begin_task() : 0;
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
       const bool compare_alone = can_compare && bound_ == candidates_bound_ && !takes_all_between(n, end);
       for (; n < end; ++n) {
@@ -467,7 +467,7 @@ class SparseKernel final : public Kernel {
         g[n] = static_cast<T>(value);
         count_common(n, value);
       }
-      if (pipe.timed) group.chain_took = read_ticks() - began;
+      if (pipe.timed) group.chain_took = end_task(began);
       if (group.speculated == 0) {
         group.confirmed.store(true, std::memory_order_relaxed);
         pipe.confirmed.fetch_add(1, std::memory_order_relaxed);
@@ -508,9 +508,9 @@ class SparseKernel final : public Kernel {
       PipelineGroup& group = pipe.groups[q];
       if (group.confirmed.load(std::memory_order_acquire) || !claim(group)) continue;
       if (!group.confirmed.load(std::memory_order_acquire)) {
-        const Ticks began = pipe.timed ? read_ticks() : 0;
+        const Ticks began = pipe.timed ? begin_task() : 0;
         confirm_group(g, q, group, worker);
-        if (pipe.timed) group.confirm_took = read_ticks() - began;
+        if (pipe.timed) group.confirm_took = end_task(began);
         if (group.miss) pipe.stop.store(true, std::memory_order_relaxed);
         group.confirmed.store(true, std::memory_order_release);
         pipe.confirmed.fetch_add(1, std::memory_order_release);
@@ -529,7 +529,7 @@ class SparseKernel final : public Kernel {
           continue;
         const int part = group.parts_claimed[stage].fetch_add(1, std::memory_order_acquire);
         if (part >= parts_of(stage)) continue;
-        const Ticks began = pipe.timed ? read_ticks() : 0;
+        const Ticks began = pipe.timed ? begin_task() : 0;
         const std::uint64_t first = q * tuning::kSparseGroup + static_cast<std::uint64_t>(part) * part_heaps(stage);
         const std::uint64_t last = std::min(heap_count_, first + part_heaps(stage));
         if (first < last) {  // the last group may be short
@@ -538,7 +538,7 @@ class SparseKernel final : public Kernel {
           else
             run_band(g, q, stage, first, last, worker);
         }
-        if (pipe.timed) group.took[stage][part] = read_ticks() - began;
+        if (pipe.timed) group.took[stage][part] = end_task(began);
         if (group.parts_done[stage].fetch_add(1, std::memory_order_acq_rel) + 1 == parts_of(stage))
           group.stage.store(stage + 1, std::memory_order_release);
         return true;

@@ -1,8 +1,56 @@
 #include "task_clock.hpp"
 
+#include <time.h>
+
+#include <algorithm>
 #include <thread>
 
 namespace sgx {
+
+namespace {
+
+// This thread's last reading of its CPU clock, and the ticks then.
+struct CpuMark {
+  Ticks ticks = 0;
+  double cpu_seconds = 0;
+  bool taken = false;
+};
+thread_local CpuMark mark;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+Ticks mark_every() {
+  static const Ticks ticks = static_cast<Ticks>(kStopMarkSeconds / seconds_per_tick());
+  return ticks;
+}
+
+void take_mark(Ticks now) { mark = {now, thread_cpu_seconds(), true}; }
+
+}  // namespace
+
+void prepare_task_clock() { mark_every(); }
+
+Ticks begin_task() {
+  const Ticks now = read_ticks();
+  if (!mark.taken || now - mark.ticks > mark_every()) take_mark(now);
+  return now;
+}
+
+Ticks end_task(Ticks began) {
+  const Ticks now = read_ticks();
+  const Ticks took = now - began;
+  if (took <= mark_every() || !mark.taken) return took;
+  const double seconds = seconds_per_tick();
+  const CpuMark before = mark;
+  take_mark(now);
+  const double lost = static_cast<double>(now - before.ticks) * seconds - (mark.cpu_seconds - before.cpu_seconds);
+  if (lost <= 0) return took;
+  return took - std::min(took, static_cast<Ticks>(lost / seconds));
+}
 
 double seconds_per_tick() {
   static const double calibrated = [] {

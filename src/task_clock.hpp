@@ -27,6 +27,20 @@ inline Ticks read_ticks() {
 // Seconds per tick, measured once against the steady clock over 20 ms.
 double seconds_per_tick();
 
+// A task's time, less the time its thread was stopped in it: a thread that loses its core for a
+// scheduler's slice (milliseconds: another process, or the host of a virtual machine) makes a task
+// of microseconds look a thousand times longer, which is neither the run's work nor its span.
+// The thread's own CPU clock tells, but reading it is a system call (some 370 ns where the
+// time-stamp counter takes 10), too dear for every task. So begin_task() reads it only when its
+// last reading is older than kStopMarkSeconds, and end_task() only after a task longer than that:
+// the time lost since the reading, all of it put on that task, is at most kStopMarkSeconds more
+// than the task's own loss. Call prepare_task_clock() before the first task, outside any (it
+// calibrates the ticks, seconds_per_tick).
+inline constexpr double kStopMarkSeconds = 100e-6;
+void prepare_task_clock();
+Ticks begin_task();
+Ticks end_task(Ticks began);
+
 // What one parallel region's tasks took, gathered from its threads.
 struct RegionTicks {
   Ticks summed = 0;   // every task's time, summed
@@ -62,11 +76,11 @@ class TaskTimer {
  public:
   explicit TaskTimer(bool enabled) : enabled_(enabled) {}
   void start() {
-    if (enabled_) started_ = read_ticks();
+    if (enabled_) started_ = begin_task();
   }
   void stop() {
     if (!enabled_) return;
-    const Ticks took = read_ticks() - started_;
+    const Ticks took = end_task(started_);
     mine_.summed += took;
     mine_.longest = std::max(mine_.longest, took);
   }

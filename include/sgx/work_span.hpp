@@ -10,8 +10,9 @@
 // (T1 - Tinf) / p + Tinf (Brent; Graham): the span's chain on one thread, the rest shared. So
 // T1 / ((T1 - Tinf) / p + Tinf) is the speedup p threads are sure to give; it is 1 on one
 // thread and tends to T1 / Tinf. (The looser T1 / (T1 / p + Tinf) counts the span twice.)
-// Only meaningful where the machine has a core for every thread and nothing else runs: a task
-// that loses its core to another process looks longer than it is.
+// Only meaningful where the machine has a core for every thread: a task's time leaves out the time
+// its thread was stopped (src/task_clock.hpp), but not what other work on the machine costs it
+// (caches, memory bandwidth, a core's other hardware thread).
 
 #include <cstdint>
 
