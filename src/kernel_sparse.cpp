@@ -581,6 +581,7 @@ class SparseKernel final : public Kernel {
   void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                     PipelineWorker& worker) {
     const std::uint64_t limit = limit_of_group(q);
+    reset_heaps(first, last);
     mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
     for (std::uint64_t i = first; i < last; ++i) {
       scan_known_pairs(g, i, limit, worker.marks, worker.missing);
@@ -1000,6 +1001,7 @@ class SparseKernel final : public Kernel {
   void enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t start, std::uint64_t end) {
     const std::uint64_t count = end - start;
     prepare_heaps(start, count);
+    reset_heaps(0, count);
     const bool quick = can_decide_quickly(start);
     const bool parallel = rare_.size() * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
@@ -1049,17 +1051,27 @@ class SparseKernel final : public Kernel {
     review_screening();
   }
 
-  // Sizes the per-heap state (known_ and the rest) for count heaps from base on, cleared.
+  // Sizes the per-heap state (known_ and the rest) for count heaps from base on; reset_heaps
+  // clears each heap's before its first use. The pipeline leaves that to each heap's far stage, in
+  // parallel: it is sized for every heap left to its target, of which it may reach few.
   void prepare_heaps(std::uint64_t base, std::uint64_t count) {
     base_ = base;
     heap_count_ = count;
-    size_sets(known_, count, bound_);
-    scanned_to_.assign(count, 0);
-    exact_below_.assign(count, kExact);
-    remark_.assign(count, 0);
+    if (known_.size() < count) known_.resize(count);
+    scanned_to_.resize(std::max<std::size_t>(scanned_to_.size(), count));
+    exact_below_.resize(std::max<std::size_t>(exact_below_.size(), count));
+    remark_.resize(std::max<std::size_t>(remark_.size(), count));
     screened_of_.resize((count + part_heaps(0) - 1) / part_heaps(0));  // the smaller unit
     candidates_.resize(count);
     candidates_bound_ = bound_;
+  }
+
+  // Clears the state of the heaps base_ + i, i in [first, last): nothing known of them yet.
+  void reset_heaps(std::uint64_t first, std::uint64_t last) {
+    for (std::uint64_t i = first; i < last; ++i) size_set(known_[i], bound_);
+    std::fill(scanned_to_.begin() + first, scanned_to_.begin() + last, 0);
+    std::fill(exact_below_.begin() + first, exact_below_.begin() + last, kExact);
+    std::fill(remark_.begin() + first, remark_.begin() + last, 0);
   }
 
   // Puts into the known sets of the heaps base_ + i, i in [first, last) (one group), their rare

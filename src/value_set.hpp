@@ -284,11 +284,15 @@ class ValueMarks {
   std::vector<std::uint8_t> bytes_;
 };
 
+// Makes set able to hold values 0..bound.
+inline void size_set(ValueSet& set, std::uint64_t bound) {
+  if (set.word_count() * 64 <= bound) set.reset(bound);
+}
+
 // Makes sets hold at least count sets, the first count of them able to hold values 0..bound.
 inline void size_sets(std::vector<ValueSet>& sets, std::uint64_t count, std::uint64_t bound) {
   if (sets.size() < count) sets.resize(count);
-  for (std::uint64_t i = 0; i < count; ++i)
-    if (sets[i].word_count() * 64 <= bound) sets[i].reset(bound);
+  for (std::uint64_t i = 0; i < count; ++i) size_set(sets[i], bound);
 }
 
 }  // namespace sgx
