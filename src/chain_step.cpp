@@ -63,8 +63,35 @@ struct Vec {
   }
 };
 
-// The candidates compared at once past the first, as in the blocks' ordered part.
-constexpr int kCompared = tuning::kQuickCandidates;
+constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
+
+// The step's slow path, for a heap whose first candidate an option gives (1 in 20): the first of
+// its candidates that none of its near options gives, or -1, reading every partner from memory
+// (g holds every value below n).
+template <class T, int Splits>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), noinline)) int first_not_given(
+    const T* g, std::uint64_t n, const HeapCandidates& listed, const NearOptions<T>& options) {
+  using V = Vec<T>;
+  constexpr std::uint64_t kLanes = V::kLanes;
+  constexpr std::uint64_t kVectors = kChainLanes / kLanes;  // a split's
+  __m512i pairs[Splits * kVectors];
+  for (int s = 0; s < Splits; ++s) {
+    const T* partners = g + (n - options.splits[s].take - kChainLanes);
+    for (std::uint64_t v = 0; v < kVectors; ++v)
+      pairs[s * kVectors + v] = _mm512_ternarylogic_epi32(_mm512_loadu_si512(options.parts + v * kLanes),
+                                                          _mm512_loadu_si512(partners + v * kLanes),
+                                                          _mm512_loadu_si512(options.holes + v * kLanes), kXorThenOr);
+  }
+  for (int k = 0; k < listed.count; ++k) {
+    const Value candidate = listed.values[k];
+    const __m512i target = V::broadcast(candidate);
+    bool hit = false;
+    for (const __m512i& pair : pairs) hit |= V::any_equal(pair, target);
+    for (std::size_t j = 0; j < options.leave_one_count; ++j) hit |= g[n - options.leave_one[j]] == candidate;
+    if (!hit) return k;
+  }
+  return -1;
+}
 
 // The step for Splits splits, its vectors of near lanes known when compiled, so that they stay in
 // registers.
@@ -85,7 +112,6 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
   constexpr std::uint64_t kVectors = kChainLanes / kLanes;  // a split's
   constexpr std::uint64_t kLast = kChainLanes - 1;          // the lane of r = 1
   assert(options.lanes == kChainLanes && options.split_count == Splits && from > 2 * kHeld && to - from <= 64);
-  constexpr int kXorThenOr = 0xBE;  // (a ^ b) | c
   // At heap n's turn, g[n - 1 - kHeld + p] is lane p of (held_low, held_high), and previous is
   // g[n - 1]. A split taking t <= kLanes finds its newest partners, G(n - t - kLanes + i), at
   // p = kLanes + 1 - t + i; for t = 0 the last, G(n - 1), is previous instead.
@@ -134,32 +160,19 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
             _mm512_ternarylogic_epi32(parts[v], partner, last ? newest_holes[s] : holes[v], kXorThenOr);
       }
     }
-    const T previous_pair = static_cast<T>((last_part ^ previous) | last_hole);
-    auto given = [&](Value candidate) __attribute__((target("avx512f,avx512bw,avx512vbmi"))) {
-      const __m512i target = V::broadcast(candidate);
-      __m512i least = _mm512_xor_si512(pairs[0], target);
-      for (std::uint64_t i = 1; i < Splits * kVectors; ++i) least = V::min(least, _mm512_xor_si512(pairs[i], target));
-      bool hit = V::any_equal(least, _mm512_setzero_si512());
-      for (std::size_t j = 0; j < leave_one_count; ++j)
-        if (leave_one[j] != 1) hit |= g[n - leave_one[j]] == candidate;
-      return hit || candidate == previous_pair || (leaves_previous && candidate == previous);
-    };
     // The first candidate nearly always stands (for 95% of the heaps of Grundy's game and 94% of
     // 0.6's, to 2^22), so it is tested alone, on a branch: the next heap then starts from it at once,
     // on the prediction, instead of waiting for the compares.
-    int chosen = -1;
-    if (__builtin_expect(listed.count > 0 && !given(listed.values[0]), 1)) {
-      chosen = 0;
-    } else {
-      for (int next = 1; next < listed.count && chosen < 0; next += kCompared) {
-        const int compared = std::min(kCompared, listed.count - next);
-        std::uint32_t not_given = 0;
-#pragma GCC unroll 4
-        for (int k = 0; k < kCompared; ++k)
-          not_given |= std::uint32_t{k < compared && !given(listed.values[next + k])} << k;
-        if (not_given != 0) chosen = next + std::countr_zero(not_given);
-      }
-    }
+    const Value first = listed.values[0];
+    const __m512i target = V::broadcast(first);
+    __m512i least = _mm512_xor_si512(pairs[0], target);
+    for (std::uint64_t i = 1; i < Splits * kVectors; ++i) least = V::min(least, _mm512_xor_si512(pairs[i], target));
+    bool given = V::any_equal(least, _mm512_setzero_si512());
+    given |= first == static_cast<T>((last_part ^ previous) | last_hole) || (leaves_previous && first == previous);
+    for (std::size_t j = 0; j < leave_one_count; ++j)
+      if (leave_one[j] != 1) given |= g[n - leave_one[j]] == first;
+    int chosen = 0;
+    if (__builtin_expect(given || listed.count == 0, 0)) chosen = first_not_given<T, Splits>(g, n, listed, options);
     if (chosen < 0) {
       speculated |= unsure_taken;
       return n;
