@@ -430,6 +430,7 @@ class SparseKernel final : public Kernel {
     const NearOptions<T> near = near_options<T>();
     const bool can_compare = can_chain_decide(near);
     std::uint64_t n = base_;
+    bool asked_for = false;  // the group's candidates, once its tasks were done
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       PipelineGroup& group = pipe.groups[q];
       // A wrong speculation stops the tasks ahead (and so the wait).
@@ -438,15 +439,23 @@ class SparseKernel final : public Kernel {
         if (!run_pipeline_task(g, pipe, worker)) std::this_thread::yield();
       if (pipe.stop.load(std::memory_order_relaxed)) break;
       const Ticks began = pipe.timed ? begin_task() : 0;
+      // Another thread's tasks wrote the candidates: asked for a group at a time, their cache
+      // lines come side by side, not one after another as the step reaches them. The next
+      // group's are asked for now if its tasks are done, to arrive while this one is decided.
+      if (!asked_for) prefetch_candidates(q);
+      asked_for = q + 1 < pipe.groups.size() && pipe.groups[q + 1].stage.load(std::memory_order_acquire) == kPipelineStages;
+      if (asked_for) prefetch_candidates(q + 1);
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
       const bool compare_alone = can_compare && bound_ == candidates_bound_ && !takes_all_between(n, end);
+      // Written to the group once: other threads read its line, looking for tasks.
+      std::uint64_t speculated_here = 0;
       for (; n < end; ++n) {
         if constexpr (sizeof(T) <= 2)  // can_pipeline
           if (compare_alone) {  // while the compare settles the heaps
             std::uint64_t speculated = 0;
             const std::uint64_t stopped =
                 chain_decide(g.data(), n, end, candidates_.data() + (n - base_), near, speculated);
-            group.speculated |= speculated << ((n - base_) % tuning::kSparseGroup);
+            speculated_here |= speculated << ((n - base_) % tuning::kSparseGroup);
             for (; n < stopped; ++n) count_common(n, g[n]);
             if (n == end) break;
           }
@@ -454,7 +463,7 @@ class SparseKernel final : public Kernel {
         // Not decide_quickly_exact: candidates listed again would miss what the bands gave.
         const Quick outcome = decide_quickly(g, n, rare_.size(), value);
         if (outcome == Quick::kSpeculative) {
-          group.speculated |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
+          speculated_here |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
         } else if (outcome == Quick::kUndecided) {
           value = decide_fully(g, n, rare_.size(), ordered_scratch_);
           // A rare value joins the rare list, a wider one changes the sets' bounds: both are the
@@ -467,8 +476,9 @@ class SparseKernel final : public Kernel {
         g[n] = static_cast<T>(value);
         count_common(n, value);
       }
+      group.speculated = speculated_here;
       if (pipe.timed) group.chain_took = end_task(began);
-      if (group.speculated == 0) {
+      if (speculated_here == 0) {
         group.confirmed.store(true, std::memory_order_relaxed);
         pipe.confirmed.fetch_add(1, std::memory_order_relaxed);
       }
@@ -478,6 +488,15 @@ class SparseKernel final : public Kernel {
     pipe.chain_end = n;
     pipe.stop.store(true, std::memory_order_relaxed);
     pipe.chain_done.store(true, std::memory_order_release);
+  }
+
+  // Asks for the cache lines of group q's candidates.
+  void prefetch_candidates(std::uint64_t q) const {
+    const std::uint64_t first = std::min(heap_count_, q * tuning::kSparseGroup);
+    const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
+    const char* const begin = reinterpret_cast<const char*>(candidates_.data() + first);
+    const char* const end = reinterpret_cast<const char*>(candidates_.data() + last);
+    for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
   }
 
   // Runs tasks until the chain is done and every group it passed is confirmed.
