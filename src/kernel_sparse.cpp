@@ -345,17 +345,28 @@ class SparseKernel final : public Kernel {
     Ticks chain_took = 0, confirm_took = 0;
   };
 
+  // What the chain writes and what the other threads write lie on cache lines of their own: a
+  // line both write would stall the chain's stores each group.
   struct Pipeline {
     explicit Pipeline(std::uint64_t group_count) : groups(group_count) {}
     std::vector<PipelineGroup> groups;
-    std::atomic<std::uint64_t> decided{0};   // heaps from base_ decided by the chain
-    std::atomic<std::uint64_t> chained{0};   // groups the chain has passed
-    std::atomic<std::uint64_t> confirmed{0};  // groups confirmed (or with nothing to confirm)
-    std::atomic<std::uint64_t> oldest_unconfirmed{0};  // no group below it is left to confirm
-    std::atomic<bool> stop{false};           // no more tasks ahead of the chain
-    std::atomic<bool> chain_done{false};
-    std::uint64_t chain_end = 0;             // the first heap not decided, once chain_done
     bool timed = false;
+    // Written by the chain.
+    alignas(64) std::atomic<std::uint64_t> decided{0};  // heaps from base_ decided by the chain
+    std::atomic<std::uint64_t> chained{0};                // groups the chain has passed
+    std::atomic<std::uint64_t> nothing_to_confirm{0};     // of them, those with no speculation
+    std::atomic<bool> chain_done{false};
+    std::uint64_t chain_end = 0;  // the first heap not decided, once chain_done
+    // Written by the others.
+    alignas(64) std::atomic<std::uint64_t> confirmed{0};  // groups confirmed by a task
+    std::atomic<std::uint64_t> oldest_unconfirmed{0};     // no group below it is left to confirm
+    std::atomic<bool> stop{false};                        // no more tasks ahead of the chain
+
+    // Whether every group the chain passed is confirmed (or had nothing to confirm).
+    bool all_confirmed() const {
+      return confirmed.load(std::memory_order_acquire) + nothing_to_confirm.load(std::memory_order_acquire) ==
+             chained.load(std::memory_order_acquire);
+    }
   };
 
   // The per-thread working sets of the pipeline's tasks.
@@ -431,6 +442,7 @@ class SparseKernel final : public Kernel {
     const bool can_compare = can_chain_decide(near);
     std::uint64_t n = base_;
     bool asked_for = false;  // the group's candidates, once its tasks were done
+    std::uint64_t nothing_to_confirm = 0;
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       PipelineGroup& group = pipe.groups[q];
       // A wrong speculation stops the tasks ahead (and so the wait).
@@ -480,8 +492,9 @@ class SparseKernel final : public Kernel {
       if (pipe.timed) group.chain_took = end_task(began);
       if (speculated_here == 0) {
         group.confirmed.store(true, std::memory_order_relaxed);
-        pipe.confirmed.fetch_add(1, std::memory_order_relaxed);
+        ++nothing_to_confirm;
       }
+      pipe.nothing_to_confirm.store(nothing_to_confirm, std::memory_order_relaxed);
       pipe.decided.store(n - base_, std::memory_order_release);
       pipe.chained.store(q + 1, std::memory_order_release);
     }
@@ -504,9 +517,7 @@ class SparseKernel final : public Kernel {
   void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
     for (;;) {
       if (run_pipeline_task(g, pipe, worker)) continue;
-      if (pipe.chain_done.load(std::memory_order_acquire) &&
-          pipe.confirmed.load(std::memory_order_acquire) == pipe.chained.load(std::memory_order_acquire))
-        return;
+      if (pipe.chain_done.load(std::memory_order_acquire) && pipe.all_confirmed()) return;
       std::this_thread::yield();
     }
   }
