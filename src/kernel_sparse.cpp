@@ -300,21 +300,26 @@ class SparseKernel final : public Kernel {
   // the first heaps, on more than one thread, one thread (the chain) decides heaps in order
   // without a stop while the others work ahead of it and behind it. Each group of kSparseGroup
   // heaps from s on passes through these tasks, D running through kPipelineDistances:
-  // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs and probe pairs with
-  //   the partner below that are marked or screened, each heap's scan run, and its candidates
-  //   listed (what a block's parallel part does, with more candidates), in tuning::kFarParts
-  //   tasks side by side, each for a part of the group's heaps (run_far_part; parts_of);
+  // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs with the partner
+  //   below that are marked or screened and its candidates listed (the common values a block's
+  //   parallel part lists, with more candidates), in tuning::kFarParts tasks side by side, each
+  //   for a part of the group's heaps (run_far_part; parts_of);
   // - once the heaps below s + 64 - D[k] are decided: its pairs with the rare r in [D[k], D[k-1])
   //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
   //   which pair with every heap of the group, screened against the candidates (screen_band);
   //   the band before the last also lists further candidates where few are left
-  //   (extend_candidates), and looks for the rare values below the first candidate left among
-  //   the pairs decided since the scan (scan_below_first_left), in kFarParts tasks as well;
+  //   (extend_candidates), in kFarParts tasks as well;
   // - the chain compares each heap's pairs with the near rare positions (r up to the last
   //   distance) and its simple options with the candidates left, as a block's ordered part does,
   //   and takes the first none gives, on speculation where a rare value below it is not known
-  //   present;
-  // - behind the chain: the group's speculations are confirmed by full decisions.
+  //   present (nearly always: no task ahead of the chain looks for rare values);
+  // - behind the chain: the group's speculations are confirmed, each heap's rare values below
+  //   its value looked for among its pairs, the group's probe pairs first (confirm_group).
+  // The rare values are looked for behind the chain rather than ahead of it (a block's scan and
+  // probe pairs): they never change a value the chain takes, only whether it stands, and ahead of
+  // the chain they made the far stage three times as long (Grundy's game to 2^24 on two threads:
+  // the far stage's tasks 8.5 s -> 4.3 s, the confirmations 0.33 s -> 5.5 s, the chain's waits
+  // 0.133 s -> 0.088 s).
   // A band [D', D) has D - 64 heaps of slack before the chain needs it, so the chain waits for
   // none on many threads, and the span is about the chain's own time.
   // A full decision on the chain that gives a rare value or a wider one, and a wrong speculation,
@@ -566,7 +571,7 @@ class SparseKernel final : public Kernel {
           if (stage == 0)
             run_far_part(g, q, first, last, worker);
           else
-            run_band(g, q, stage, first, last, worker);
+            run_band(g, stage, first, last, worker);
         }
         if (pipe.timed) group.took[stage][part] = end_task(began);
         if (group.parts_done[stage].fetch_add(1, std::memory_order_acq_rel) + 1 == parts_of(stage))
@@ -583,20 +588,15 @@ class SparseKernel final : public Kernel {
   }
 
   // A band stage's task (stage > 0; see the pipeline's comment) for the heaps base_ + i, i in
-  // [first, last), of group q.
+  // [first, last), of one group.
   template <class T>
-  void run_band(const ValueVector<T>& g, std::uint64_t q, int stage, std::uint64_t first, std::uint64_t last,
-                PipelineWorker& worker) {
+  void run_band(const ValueVector<T>& g, int stage, std::uint64_t first, std::uint64_t last, PipelineWorker& worker) {
     if constexpr (sizeof(T) <= 2) {  // screened (can_pipeline)
       // The first band reaches a group past the first distance: the far pairs of its last heaps
       // start there (their partner below the first gate).
       const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
       screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
-      if (stage == kExtendingStage) {
-        extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
-        const std::uint64_t limit = pipeline_gate(q, stage);
-        for (std::uint64_t i = first; i < last; ++i) scan_below_first_left(g, i, limit_of_group(q), limit, worker);
-      }
+      if (stage == kExtendingStage) extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
       // The chain compares only candidates none of the bands gave. They are dropped here once the
       // band before the last is done, then where the last (little, and near the chain) gave any.
       for (std::uint64_t i = first; i < last; ++i)
@@ -605,16 +605,15 @@ class SparseKernel final : public Kernel {
     }
   }
 
-  // A far stage's task for the heaps base_ + i, i in [first, last), of group q: their pairs with the
-  // partner below the first gate marked or screened, each heap's scan run and its candidates listed.
+  // A far stage's task for the heaps base_ + i, i in [first, last), of group q: their rare pairs
+  // with the partner below the first gate marked or screened, and their candidates listed.
   template <class T>
   void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                     PipelineWorker& worker) {
-    const std::uint64_t limit = limit_of_group(q);
     reset_heaps(first, last);
-    mark_known_pairs_of_group(g, first, last, limit, worker.group, true);
+    mark_known_pairs_of_group(g, first, last, limit_of_group(q), worker.group, true, false);
     for (std::uint64_t i = first; i < last; ++i) {
-      scan_known_pairs(g, i, limit, worker.marks, worker.missing);
+      mark_if_screening_failed(g, i, worker.marks);
       list_candidates<T>(base_ + i, kScreenSlots);
     }
   }
@@ -795,70 +794,43 @@ class SparseKernel final : public Kernel {
     listed = merged;
   }
 
-  // Where a rare value below heap base_ + i's first candidate the bands left (the value the
-  // chain most likely takes) is not known present, looks for it where a full decision would: among
-  // the pairs with the partner in [floor, limit), then on past the far scan (partner below floor,
-  // a past scanned_to_). Else the chain would take the value on speculation, to be confirmed
-  // (Grundy's game to 2^22: 13% of the heaps without the second search, 6% with it). The pairs
-  // with the partner from limit on are not decided yet.
-  template <class T>
-  void scan_below_first_left(const ValueVector<T>& g, std::uint64_t i, std::uint64_t floor, std::uint64_t limit,
-                             PipelineWorker& worker) {
-    Candidates& listed = candidates_[i];
-    const unsigned left = ~listed.given & ((1u << listed.count) - 1);
-    if (left == 0 || ((listed.unsure >> std::countr_zero(left)) & 1) == 0) return;
-    const Value c = listed.values[std::countr_zero(left)];
-    const ValueSet& common = common_pattern(base_ + i);
-    if (worker.missing.assign_missing_below(known_[i], common, c) == 0) return;
-    scanned_to_[i] = search_past_known(g, base_ + i, floor, limit, c, worker, known_[i]);
-    note_unsure(listed, known_[i], common);
-  }
-
-  // Looks for the values in worker.missing below `below` among heap n's pairs that its known set
-  // lacks, as a full decision would: those with the partner in [floor, limit), then, while one is
-  // still missing, those past its scan (a after scanned_to_, partner below floor), moving each one
-  // found to found. Returns up to which a the scan has now listed every pair.
-  template <class T>
-  std::uint64_t search_past_known(const ValueVector<T>& g, std::uint64_t n, std::uint64_t floor, std::uint64_t limit,
-                                  Value below, PipelineWorker& worker, ValueSet& found) const {
-    const std::uint64_t scanned_to = scanned_to_[n - base_];
-    collect_missing(g, n, 1, floor, limit, worker.marks, worker.missing, found);
-    if (worker.missing.first_present(below) >= below) return scanned_to;
-    const Collected more = collect_missing(g, n, scanned_to + 1, 0, floor, worker.marks, worker.missing, found);
-    return std::max(scanned_to, more.listed_to);
-  }
-
-  // Confirms the values group q's heaps took on speculation, noting the first wrong one.
+  // Confirms the values group q's heaps took on speculation, noting the first wrong one. Every
+  // partner is decided now, so the group's probe pairs, whose partners lie near the heaps, are
+  // marked for all its heaps at once before each heap's own search.
   template <class T>
   void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, PipelineWorker& worker) const {
-    for (std::uint64_t bits = group.speculated; bits != 0; bits &= bits - 1) {
-      const std::uint64_t n = base_ + q * tuning::kSparseGroup + static_cast<std::uint64_t>(std::countr_zero(bits));
-      const Value value = confirmed_value(g, n, worker);
-      if (value != g[n]) {
-        group.miss = Miss{n, value};
-        return;
-      }
+    const std::uint64_t first = q * tuning::kSparseGroup;
+    const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
+    worker.group.prepare(last - first, bound_, sizeof(T) == 1 && marks_as_bits());
+    mark_probe_pairs_of_group(g, first, last, base_ + last, worker.group);
+    worker.scratch.fit(bound_);
+    ValueSet& found = worker.scratch.seen;
+    for (std::uint64_t i = first; i < last; ++i) {
+      found.assign(known_[i]);
+      worker.group.move_row_into(i - first, found);  // every row, so that they are left clear
+      if (group.miss || ((group.speculated >> (i - first)) & 1) == 0) continue;
+      const std::uint64_t n = base_ + i;
+      const Value value = confirmed_value(g, n, worker, found);
+      if (value != g[n]) group.miss = Miss{n, value};
     }
   }
 
   // The true value of heap n, which the chain took on speculation: its value g[n] is given by no
   // option and every common value below it is, so it stands unless a rare value below it is
-  // given by no option either. Those not in the known set are looked for where a full decision
-  // would, among the simple options and the pairs (the partner from known_below(n) on, then past
-  // the scan); only where one is not found does the full decision run, and say the value. Most
-  // confirmations then cost a short search instead of every pair with a near partner marked
-  // (Grundy's game to 2^22: 0.07 s of task time instead of 0.5 s).
+  // given by no option either. found holds the options known (its known set, its probe pairs);
+  // the rare values below g[n] not in it are looked for where a full decision would, among the
+  // simple options and the pairs, those with the partner from known_below(n) on first; only where
+  // one is not found does the full decision run, and say the value.
   template <class T>
-  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, PipelineWorker& worker) const {
-    const std::uint64_t i = n - base_;
+  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, PipelineWorker& worker, ValueSet& found) const {
     const Value value = g[n];
-    worker.scratch.fit(bound_);
-    ValueSet& found = worker.scratch.seen;
-    found.assign(known_[i]);
     if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
     ValueSet& missing = worker.missing;
     if (missing.assign_missing_below(found, common_pattern(n), value) == 0) return value;
-    search_past_known(g, n, known_below(n), n, value, worker, found);
+    const std::uint64_t floor = known_below(n);
+    collect_missing(g, n, 1, floor, n, worker.marks, missing, found);
+    if (missing.first_present(value) >= value) return value;
+    collect_missing(g, n, 1, 0, floor, worker.marks, missing, found);
     if (missing.first_present(value) >= value) return value;
     return decide_fully(g, n, rare_.size(), worker.scratch);
   }
@@ -1047,7 +1019,8 @@ class SparseKernel final : public Kernel {
 #pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseGroup) {
         mark_timer.start();
-        mark_known_pairs_of_group(g, first, std::min(count, first + tuning::kSparseGroup), start, group, screening);
+        mark_known_pairs_of_group(g, first, std::min(count, first + tuning::kSparseGroup), start, group, screening,
+                                  true);
         mark_timer.stop();
       }
       // Then each heap's own work, a few heaps a task: the pairs of a heap whose screening failed,
@@ -1105,15 +1078,15 @@ class SparseKernel final : public Kernel {
   }
 
   // Puts into the known sets of the heaps base_ + i, i in [first, last) (one group), their rare
-  // pairs and probe pairs with the partner below limit, the rare pairs marked or (with screening)
-  // screened.
+  // pairs and (with probes) probe pairs with the partner below limit, the rare pairs marked or
+  // (with screening) screened.
   template <class T>
   void mark_known_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t limit,
-                                 GroupMarks& group, bool screening) {
+                                 GroupMarks& group, bool screening, bool probes) {
     std::vector<Screened>& screened = screened_of(first);
     screened.clear();
     mark_rare_pairs_of_group(g, first, last, 0, limit, group, screening ? &screened : nullptr);
-    mark_probe_pairs_of_group(g, first, last, limit, group);
+    if (probes) mark_probe_pairs_of_group(g, first, last, limit, group);
     for (std::uint64_t i = first; i < last; ++i) {
       known_[i].clear();
       group.move_row_into(i - first, known_[i]);
@@ -1128,11 +1101,17 @@ class SparseKernel final : public Kernel {
   template <class T>
   void scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
                         ValueSet& missing) {
-    if (remark_[i]) mark_screened_pairs(g, i, marks);
+    mark_if_screening_failed(g, i, marks);
     const ValueSet& common = common_pattern(base_ + i);
     const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
     if (missing.assign_missing_below(known_[i], common, c) > 0)
       scanned_to_[i] = collect_missing(g, base_ + i, 1, 0, limit, marks, missing, known_[i]).listed_to;
+  }
+
+  // Marks heap base_ + i's screened pairs into its known set where their screening failed.
+  template <class T>
+  void mark_if_screening_failed(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
+    if (remark_[i]) mark_screened_pairs(g, i, marks);
   }
 
   // The rare r whose partner m - r lies in [low, high): m - high < r <= m - low, and as parts are
