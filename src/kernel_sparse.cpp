@@ -308,7 +308,8 @@ class SparseKernel final : public Kernel {
   //   (the first band also up to D[0] + 64, where the far pairs of the group's last heaps start),
   //   which pair with every heap of the group, screened against the candidates (screen_band);
   //   the band before the last also lists further candidates where few are left
-  //   (extend_candidates), in kFarParts tasks as well;
+  //   (extend_candidates), and the last lists exactly those of the heaps it left with none
+  //   (list_candidates_exactly), both in kFarParts tasks as well;
   // - the chain compares each heap's pairs with the near rare positions (r up to the last
   //   distance) and its simple options with the candidates left, as a block's ordered part does,
   //   and takes the first none gives, on speculation where a rare value below it is not known
@@ -329,11 +330,11 @@ class SparseKernel final : public Kernel {
   // The band before the last lists the further candidates (extend_candidates).
   static constexpr int kExtendingStage = kPipelineStages - 2;
 
-  // The tasks of a stage of a group, side by side, each for a part of its heaps: the far stage and
-  // the band before the last, the longest tasks, in kFarParts (for the slack before the chain
-  // needs them); the other bands in one.
+  // The tasks of a stage of a group, side by side, each for a part of its heaps: the far stage, the
+  // band before the last and the last, the longest tasks for their slack before the chain needs
+  // them, in kFarParts; the other bands in one.
   static constexpr int parts_of(int stage) {
-    return stage == 0 || stage == kExtendingStage ? static_cast<int>(tuning::kFarParts) : 1;
+    return stage == 0 || stage >= kExtendingStage ? static_cast<int>(tuning::kFarParts) : 1;
   }
 
   // One group's progress: its stages in order, stage counting those done; a stage's parts are
@@ -597,8 +598,13 @@ class SparseKernel final : public Kernel {
       const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
       screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
       if (stage == kExtendingStage) extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
+      // A heap the last band left without a candidate would be decided in full on the chain.
+      if (stage == kPipelineStages - 1)
+        for (std::uint64_t i = first; i < last; ++i)
+          if (candidates_[i].count == std::popcount(candidates_[i].given) && needs_more_candidates(i))
+            list_candidates_exactly(g, i, tuning::kPipelineDistances[stage], worker);
       // The chain compares only candidates none of the bands gave. They are dropped here once the
-      // band before the last is done, then where the last (little, and near the chain) gave any.
+      // band before the last is done, then where the last (near the chain) gave any.
       for (std::uint64_t i = first; i < last; ++i)
         if (stage == kExtendingStage || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
           drop_given(candidates_[i]);

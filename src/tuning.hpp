@@ -44,15 +44,18 @@ inline constexpr std::size_t kQuickMovesAtMost = 4;
 // 256}, the chain waited for it in the profile's longest path at 19000 of 65000 groups (Grundy's
 // game to 2^22, two threads), with {2048, 1024, 768, 256} at 5000 (span 6.6-7.0% of the work ->
 // 5.9-6.2%; 0.6: 6.7% -> 5.5-6.1%). Measured with {8192, 4096, 2048, 1024, 512, 256} while the bands
-// were marked, not screened: their marking was a third of the work.
-inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1024, 768, 256};
+// were marked, not screened: their marking was a third of the work. Once the far stage no longer
+// looked for rare values, the band before the last was the one waited for: at 1024 (slack 960
+// heaps), with the last band in two tasks, the chain's waits fell from 0.087-0.090 s to
+// 0.056-0.071 s (Grundy's game to 2^24, two threads, three rounds alternating), the work level.
+inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1280, 1024, 256};
 inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPipelineDistances) - 1];
-// A group's far stage in the pipeline, and its band before the last (which lists the further
-// candidates), each run as this many tasks side by side, each for a part of its heaps (screened and
-// marked a vector at a time as a whole group is), so that they take half the time of one task
-// against their slack. Grundy's game to 2^24 on two threads: the span 5.29% of the work with
-// neither split, 4.58-4.64% with the far stage's, 3.93-4.25% with both; the work level, then +1.4%
-// (the band's screening in halves). See bench/README.
+// A group's far stage in the pipeline, its band before the last (which lists the further
+// candidates) and its last band, each run as this many tasks side by side, each for a part of its
+// heaps (screened and marked a vector at a time as a whole group is), so that they take half the
+// time of one task against their slack. Grundy's game to 2^24 on two threads: the span 5.29% of
+// the work with neither split, 4.58-4.64% with the far stage's, 3.93-4.25% with both; the work
+// level, then +1.4% (the band's screening in halves). Four parts: the work +25%. See bench/README.
 inline constexpr std::uint64_t kFarParts = 2;
 static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
               "the near rare positions are read in vectors of 64 bytes, laid out for a block");
