@@ -461,7 +461,8 @@ class SparseKernel final : public Kernel {
       // lines come side by side, not one after another as the step reaches them. The next
       // group's are asked for now if its tasks are done, to arrive while this one is decided.
       if (!asked_for) prefetch_candidates(q);
-      asked_for = q + 1 < pipe.groups.size() && pipe.groups[q + 1].stage.load(std::memory_order_acquire) == kPipelineStages;
+      asked_for = q + 1 < pipe.groups.size() &&
+                  pipe.groups[q + 1].stage.load(std::memory_order_acquire) == kPipelineStages;
       if (asked_for) prefetch_candidates(q + 1);
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
       const bool compare_alone = can_compare && bound_ == candidates_bound_ && !takes_all_between(n, end);
