@@ -448,7 +448,6 @@ class SparseKernel final : public Kernel {
     const bool can_compare = can_chain_decide(near);
     std::uint64_t n = base_;
     bool asked_for = false;  // the group's candidates, once its tasks were done
-    std::uint64_t nothing_to_confirm = 0;
     for (std::uint64_t q = 0; q < pipe.groups.size(); ++q) {
       PipelineGroup& group = pipe.groups[q];
       // A wrong speculation stops the tasks ahead (and so the wait).
@@ -499,9 +498,10 @@ class SparseKernel final : public Kernel {
       if (pipe.timed) group.chain_took = end_task(began);
       if (speculated_here == 0) {
         group.confirmed.store(true, std::memory_order_relaxed);
-        ++nothing_to_confirm;
+        // Only the chain writes it; the others read it after chained (released below).
+        pipe.nothing_to_confirm.store(pipe.nothing_to_confirm.load(std::memory_order_relaxed) + 1,
+                                      std::memory_order_relaxed);
       }
-      pipe.nothing_to_confirm.store(nothing_to_confirm, std::memory_order_relaxed);
       pipe.decided.store(n - base_, std::memory_order_release);
       pipe.chained.store(q + 1, std::memory_order_release);
     }
@@ -813,9 +813,10 @@ class SparseKernel final : public Kernel {
     worker.scratch.fit(bound_);
     ValueSet& found = worker.scratch.seen;
     for (std::uint64_t i = first; i < last; ++i) {
-      found.assign(known_[i]);
+      const bool confirming = !group.miss && ((group.speculated >> (i - first)) & 1) != 0;
+      if (confirming) found.assign(known_[i]);
       worker.group.move_row_into(i - first, found);  // every row, so that they are left clear
-      if (group.miss || ((group.speculated >> (i - first)) & 1) == 0) continue;
+      if (!confirming) continue;
       const std::uint64_t n = base_ + i;
       const Value value = confirmed_value(g, n, worker, found);
       if (value != g[n]) group.miss = Miss{n, value};
