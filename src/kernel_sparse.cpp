@@ -481,8 +481,9 @@ class SparseKernel final : public Kernel {
             if (n == end) break;
           }
         Value value = 0;
-        // Not decide_quickly_exact: candidates listed again would miss what the bands gave.
-        const Quick outcome = decide_quickly(g, n, rare_.size(), value);
+        // Not decide_quickly_exact: candidates listed again would miss what the bands gave. After
+        // the compare, none of the heap's candidates stands.
+        const Quick outcome = compare_alone ? Quick::kUndecided : decide_quickly(g, n, rare_.size(), value);
         if (outcome == Quick::kSpeculative) {
           speculated_here |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
         } else if (outcome == Quick::kUndecided) {
@@ -526,18 +527,16 @@ class SparseKernel final : public Kernel {
     DecideScratch& scratch = ordered_scratch_;
     scratch.fit(bound_);
     ValueSet& seen = scratch.seen;
+    seen.assign(known_[i]);
+    moves_.mark_simple_options(g, n, seen);  // no three-heap splits (can_compare_candidates)
+    enumerate_pairs_inside_block(g, n, known_below(n), rare_.size(), seen);
     const ValueSet& common = common_pattern(n);
-    auto least_not_seen = [&] {
-      seen.assign(known_[i]);
-      moves_.mark_simple_options(g, n, seen);  // no three-heap splits (can_compare_candidates)
-      enumerate_pairs_inside_block(g, n, known_below(n), rare_.size(), seen);
-      return seen.first_missing_of(common, static_cast<Value>(bound_));
-    };
-    Value least = least_not_seen();
+    Value least = seen.first_missing_of(common, static_cast<Value>(bound_));
     // The known set lists every common value only below exact_below_: past it, the screened pairs.
     if (least >= exact_below_[i]) {
       mark_screened_pairs(g, i, scratch.marks);
-      least = least_not_seen();
+      seen.merge(known_[i]);
+      least = seen.first_missing_of(common, static_cast<Value>(bound_));
     }
     unsure = scratch.missing.assign_missing_below(seen, common, least) != 0;
     return least;
