@@ -1856,17 +1856,49 @@ class SparseKernel final : public Kernel {
     const RareMask best = best_rare_mask(histogram_, odd_histogram_, split_parity_);
     if (best != mask_ && !released_) {
       mask_ = best;
-      rare_.clear();
-      rare_values_.clear();
       lone_ready_ = false;
-      for (std::uint64_t n = 0; lists_rare_ && n < g.size(); ++n)
-        if (is_rare(g[n], n, mask_)) {
-          rare_.push_back(n);
-          rare_values_.push_back(g[n]);
-        }
+      list_rare_positions(g);
     }
     rare_at_choice_ = rare_.size();
     build_patterns();
+  }
+
+  // The rare list under mask_, from every value: a stretch of values a task, side by side, each
+  // stretch's positions in order and joined in order. On one thread, Grundy's game's values to 7.25
+  // million (where its mask changes) took 5.8 ms, a sixth of a two-thread run's one-thread time.
+  template <class T>
+  void list_rare_positions(const ValueVector<T>& g) {
+    rare_.clear();
+    rare_values_.clear();
+    if (!lists_rare_) return;
+    constexpr std::uint64_t kStretch = std::uint64_t{1} << 20;
+    const std::uint64_t stretches = (g.size() + kStretch - 1) / kStretch;
+    std::vector<std::vector<std::uint64_t>> found(stretches);
+    const bool parallel = stretches > 1;
+    const bool timed = timing_tasks();
+    const Ticks region_started = timed ? read_ticks() : 0;
+    RegionTicks tasks;
+#pragma omp parallel if (parallel)
+    {
+      TaskTimer timer(timed);
+#pragma omp for schedule(dynamic)
+      for (std::uint64_t k = 0; k < stretches; ++k) {
+        timer.start();
+        for (std::uint64_t n = k * kStretch; n < std::min(g.size(), (k + 1) * kStretch); ++n)
+          if (is_rare(g[n], n, mask_)) found[k].push_back(n);
+        timer.stop();
+      }
+      if (timed) {
+#pragma omp critical(sgx_work_span)
+        timer.merge_into(tasks);
+      }
+    }
+    if (timed) record_region(tasks, region_started, parallel);
+    for (const std::vector<std::uint64_t>& positions : found)
+      for (const std::uint64_t n : positions) {
+        rare_.push_back(n);
+        rare_values_.push_back(g[n]);
+      }
   }
 
   // The values a heap's rare pairs list: not rare for it (docs/THEORY.md section 4).
