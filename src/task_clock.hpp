@@ -63,6 +63,9 @@ struct WorkSpanTicks {
   Ticks team_wall_ticks = 0;
   Ticks team_task_ticks = 0;
 
+  // A task that ran beside the regions, off the path the run waits on (the engine's looks for the
+  // period): work, not span.
+  void add_beside(Ticks took) { task_ticks += took; }
   void add_region(const RegionTicks& tasks, Ticks wall, bool ran_on_team) {
     task_ticks += tasks.summed;
     longest_ticks += tasks.longest;

@@ -11,6 +11,7 @@
 
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
+#include "tuning.hpp"
 #include "vector_path.hpp"
 
 namespace sgx {
@@ -305,6 +306,36 @@ TEST(EnginePipeline, ValuesAsOnOneThreadThroughANewRarePosition) {
     const auto reference = values_of(code, 1u << 17, KernelKind::Sparse, 1);
     for (int threads : small ? std::vector<int>{2} : std::vector<int>{2, 3, 8})
       EXPECT_EQ(values_of(code, 1u << 17, KernelKind::Sparse, threads), reference) << code << " threads " << threads;
+  }
+}
+
+// On more than one thread a look for the period from tuning::kLookBesideFrom values on runs beside
+// the kernels, on a copy of the last values (its window and one more). Its result is the one a look
+// on one thread makes: on 0.6, which shows no period; and on the subtraction game {1, 1048575}
+// (the largest take allowed), whose period 2 from 0 is proven at 1048578 values (max(n0, 1) + p +
+// t): with a window of 4096 differences, the look there follows the period back past its copy to
+// 0, and is made again on the values themselves.
+TEST(EngineLookBeside, FindsWhatALookOnOneThreadFinds) {
+  struct Case {
+    const char* code;
+    std::uint64_t n, window;
+    bool proven;
+  };
+  for (const Case& c : {Case{"0.6", tuning::kLookBesideFrom + 5000, kPeriodWindow, false},
+                        Case{"sub:1,1048575", 1048578 + 5000, 4096, true}}) {
+    auto run = [&](int threads) {
+      EngineOptions options{KernelKind::Auto, threads, true};
+      options.period_window = c.window;
+      Engine engine(parse_rules(c.code), options);
+      engine.compute_to(c.n);
+      return std::pair{engine.values().to_vector(), engine.last_period()};
+    };
+    const auto [values, look] = run(1);
+    EXPECT_GE(look.checked_n, tuning::kLookBesideFrom) << c.code;
+    EXPECT_EQ(look.proven, c.proven) << c.code;
+    const auto [values_beside, look_beside] = run(2);
+    EXPECT_EQ(values_beside, values) << c.code;
+    EXPECT_EQ(look_beside, look) << c.code;
   }
 }
 

@@ -112,12 +112,18 @@ class Engine {
 
  private:
   bool compute_steps(std::uint64_t n, const ProgressCallback& progress);
+  bool compute_steps_beside_looks(std::uint64_t n, const ProgressCallback& progress);
   void use_kernel(KernelKind kind);
   void switch_kernel_if_better();
   void adapt_step(std::uint64_t values_done, double seconds);
   // Looks for the period when a look is due (next_period_check_), or when forced; sets
-  // proven_period_ once proven.
+  // proven_period_ once proven. On more than one thread a look that is due runs beside the
+  // kernels (start_look_beside), and its result is taken at a later step (take_look_beside).
   void look_for_period(bool forced = false);
+  void start_look_beside(std::uint64_t n);
+  // Takes the look running beside the kernels once it is done, or waits for it with wait.
+  void take_look_beside(bool wait);
+  void use_look(const PeriodResult& look, std::uint64_t n);
   bool looking_for_period() const { return options_.period_shortcut || stop_when_proven_; }
   // Keeps max_value_ up to date with the values from index from on.
   void note_largest(std::uint64_t from);
@@ -142,6 +148,8 @@ class Engine {
   std::uint64_t max_at_ = 0;  // its first position
   PeriodResult last_period_;
   std::uint64_t next_period_check_;  // the first look (set from tuning.hpp), then as next_proof_target says
+  struct LookBeside;  // a look for the period running beside the kernels (engine.cpp)
+  std::unique_ptr<LookBeside> look_beside_;
   bool stop_when_proven_ = false;  // inside compute_until_proven
   bool filled_from_period_ = false;
   std::uint64_t next_sparse_check_ = 0;  // auto: when a sweep next asks whether sparse would do
