@@ -48,7 +48,13 @@ inline constexpr std::size_t kQuickMovesAtMost = 4;
 // looked for rare values, the band before the last was the one waited for: at 1024 (slack 960
 // heaps), with the last band in two tasks, the chain's waits fell from 0.087-0.090 s to
 // 0.056-0.071 s (Grundy's game to 2^24, two threads, three rounds alternating), the work level.
-inline constexpr std::uint64_t kPipelineDistances[] = {2048, 1280, 1024, 256};
+// With the chain faster, the far stage's path through the bands was the one waited for: a far
+// stage at 2560 and the further candidates at 1152 took the waits from 0.042-0.047 s to
+// 0.033-0.036 s (Grundy's game and 0.6 to 2^24, two threads), with 16-27% more full decisions on
+// the chain (the last band strikes more) and the work level. {2560, 1280, 1024, 256}, {2560, 1536,
+// 1280, 256} and {2560, 1280, 1024, 512, 256} waited more or worked more; {3072, 1792, 1280, 256}
+// cost 0.6 10% more work.
+inline constexpr std::uint64_t kPipelineDistances[] = {2560, 1536, 1152, 256};
 inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPipelineDistances) - 1];
 // A group's far stage in the pipeline, its band before the last (which lists the further
 // candidates) and its last band, each run as this many tasks side by side, each for a part of its
