@@ -6,7 +6,8 @@
 //   auto    sparse while the rare list is sparse, sweep while it is not (checked as n grows)
 // The engine looks for the period as it goes, at the sizes next_proof_target names (period.hpp):
 // once a period is proven the remaining values follow from it, unless the shortcut is turned off,
-// and compute_until_proven stops there.
+// and compute_until_proven stops there. On more than one thread, a look at a million values or
+// more runs beside the kernels, and its result is taken a step or so later.
 
 #include <cstdint>
 #include <functional>
