@@ -39,7 +39,7 @@ Ticks begin_task() {
   if (mark.taken && now - mark.ticks <= mark_every()) return now;
   take_mark(now);
   // The task starts after the reading: a system call would make a short task look several times
-  // as long (the pipeline's chain: a fifth of its time on Grundy's game to 2^24).
+  // as long (the pipeline's chain: an eighth of its time on Grundy's game to 2^24).
   return read_ticks();
 }
 
