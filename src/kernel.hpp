@@ -66,11 +66,9 @@ class Kernel {
       return false;
     return start > 2 * block + moves_.split_two().back().take + 1;
   }
-  // Records one parallel region: its tasks' times and its wall time since started. A region that
-  // ran on one thread (too small to share) is one-thread work: its longest chain is the sum.
+  // Records one parallel region (WorkSpanTicks::record_region).
   void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
-    if (!ran_parallel) tasks.longest = tasks.summed;
-    work_span_->add_region(tasks, read_ticks() - started, ran_parallel);
+    work_span_->record_region(tasks, started, ran_parallel);
   }
 
   MoveTable moves_;

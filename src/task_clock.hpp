@@ -75,6 +75,12 @@ struct WorkSpanTicks {
     team_wall_ticks += wall;
     team_task_ticks += tasks.summed;
   }
+  // One parallel region: its tasks' times and its wall time since started. A region that ran on
+  // one thread (too small to share) is one-thread work: its longest chain is the sum.
+  void record_region(RegionTicks tasks, Ticks started, bool ran_parallel) {
+    if (!ran_parallel) tasks.longest = tasks.summed;
+    add_region(tasks, read_ticks() - started, ran_parallel);
+  }
 };
 
 // Times the tasks one thread runs in a region: start() before a task, stop() after it, and
