@@ -418,12 +418,7 @@ void Engine::take_look_beside(bool wait) {
     return;
   }
   // Made again on G(0..n-1), as the look on one thread is.
-  const ValueReader read = [this](std::uint64_t from, std::uint64_t to, Value* out) {
-    values_.visit([&](const auto& g) {
-      std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(to), out);
-    });
-  };
-  use_look(analyze_period(n, read, rules_, options_.period_window), n);
+  use_look(analyze_period(n, held_or_released(values_), rules_, options_.period_window), n);
 }
 
 void Engine::fill_from_period(std::uint64_t target) {

@@ -484,18 +484,16 @@ class SparseKernel final : public Kernel {
         // Not decide_quickly_exact: candidates listed again would miss what the bands gave. After
         // the compare, none of the heap's candidates stands.
         const Quick outcome = compare_alone ? Quick::kUndecided : decide_quickly(g, n, rare_.size(), value);
-        if (outcome == Quick::kSpeculative) {
-          speculated_here |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
-        } else if (outcome == Quick::kUndecided) {
-          bool unsure = false;
+        bool unsure = outcome == Quick::kSpeculative;
+        if (outcome == Quick::kUndecided) {
           value = least_common_not_given(g, n, unsure);
           // A wider value changes the sets' bounds: the blocks' to record, once no task reads them.
           if (value >= bound_ || value > type_max) {
             pipe.stop.store(true, std::memory_order_relaxed);
             break;
           }
-          if (unsure) speculated_here |= std::uint64_t{1} << ((n - base_) % tuning::kSparseGroup);
         }
+        speculated_here |= std::uint64_t{unsure} << ((n - base_) % tuning::kSparseGroup);
         g[n] = static_cast<T>(value);
         count_common(n, value);
       }
@@ -525,11 +523,8 @@ class SparseKernel final : public Kernel {
   Value least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure) {
     const std::uint64_t i = n - base_;
     DecideScratch& scratch = ordered_scratch_;
-    scratch.fit(bound_);
+    mark_options_left(g, n, rare_.size(), scratch);
     ValueSet& seen = scratch.seen;
-    seen.assign(known_[i]);
-    moves_.mark_simple_options(g, n, seen);  // no three-heap splits (can_compare_candidates)
-    enumerate_pairs_inside_block(g, n, known_below(n), rare_.size(), seen);
     const ValueSet& common = common_pattern(n);
     Value least = seen.first_missing_of(common, static_cast<Value>(bound_));
     // The known set lists every common value only below exact_below_: past it, the screened pairs.
@@ -1610,8 +1605,17 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                      DecideScratch& scratch) const {
+    mark_options_left(g, n, rare_before_block, scratch);
+    return decide(g, n, known_below(n), scratch.seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
+  }
+
+  // Puts into scratch.seen (fitted to bound_) heap n's options listed before its turn (its known
+  // set), its simple options and its rare pairs with a partner from known_below(n) on: all but
+  // the pairs a full decision marks or scans for itself.
+  template <class T>
+  void mark_options_left(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                         DecideScratch& scratch) const {
     scratch.fit(bound_);
-    const std::uint64_t limit = known_below(n);
     ValueSet& seen = scratch.seen;
     seen.assign(known_[n - base_]);
     if (moves_.split_three().empty()) {
@@ -1620,8 +1624,7 @@ class SparseKernel final : public Kernel {
       moves_.mark_simple_options(g, n, scratch.marks);
       scratch.marks.move_into(seen);
     }
-    enumerate_pairs_inside_block(g, n, limit, rare_before_block, seen);
-    return decide(g, n, limit, seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
+    enumerate_pairs_inside_block(g, n, known_below(n), rare_before_block, seen);
   }
 
   // Whether decide_quickly may be used for the block from start (can_compare_candidates): then
