@@ -12,19 +12,11 @@
 #include <cstdint>
 
 #include "move_table.hpp"
+#include "pair_screen.hpp"
 #include "sgx/sequence.hpp"
 #include "tuning.hpp"
 
 namespace sgx {
-
-// A heap's candidates: the least common values that no option known before its turn gives, in
-// increasing order.
-struct HeapCandidates {
-  Value values[tuning::kScreenSlots] = {};
-  std::uint8_t count = 0;
-  std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
-  std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand
-};
 
 // The options of a heap n that the chain compares, for every heap of a run: for each two-heap
 // split (splits[s], taking its take first, m = n - take), the pairs (r, m - r) with the rare r <= lanes,

@@ -662,15 +662,8 @@ class SparseKernel final : public Kernel {
     const auto band = rare_between(r_low, r_high);
     if (band.first == band.second) return;
     const std::uint64_t heaps = last - first;
-    // Slots past a heap's candidates hold the largest T, never a candidate (find_xor_values), so
-    // that they seldom hit: the hits are then few, and taken bit by bit.
-    constexpr T kUnlisted = std::numeric_limits<T>::max();
-    ScreenCandidates<T> screened{};  // lanes past a short group read as zero
-    for (std::uint64_t j = 0; j < heaps; ++j) {
-      const Candidates& listed = candidates_[first + j];
-      for (int k = 0; k < kScreenSlots; ++k)  // without a branch: the count varies from heap to heap
-        screened.values[k][j] = k < listed.count ? static_cast<T>(listed.values[k]) : kUnlisted;
-    }
+    ScreenCandidates<T> screened;
+    lay_out_candidates(candidates_.data() + first, heaps, screened);
     std::uint64_t hits[kScreenSlots] = {};
     screen_rare_range(g, first, heaps, band, screened, hits);
     for_each_hit(hits, [&](int k, std::uint64_t j) {

@@ -20,11 +20,27 @@ namespace sgx {
 inline constexpr int kScreenHeaps = 64;
 inline constexpr int kScreenSlots = tuning::kScreenSlots;
 
+// A heap's candidates: the least common values that no option known before its turn gives, in
+// increasing order.
+struct HeapCandidates {
+  Value values[kScreenSlots] = {};
+  std::uint8_t count = 0;
+  std::uint16_t unsure = 0;  // bit k: a rare value below values[k] is not known present
+  std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand
+};
+
 // Each heap's candidates: candidates[k][j] is heap j's candidate k (unused slots repeat one).
 template <class T>
 struct ScreenCandidates {
   alignas(64) T values[kScreenSlots][kScreenHeaps];
 };
+
+// The candidates of heaps[j], j < count (at most kScreenHeaps), laid out for screening: lane j of
+// slot k holds heaps[j].values[k] for k < heaps[j].count; every other slot and lane holds the
+// largest T, which seldom hits a pair (the hits are then few, and taken bit by bit), and whose hits
+// past a heap's count are not read.
+void lay_out_candidates(const HeapCandidates* heaps, std::uint64_t count, ScreenCandidates<std::uint8_t>& into);
+void lay_out_candidates(const HeapCandidates* heaps, std::uint64_t count, ScreenCandidates<std::uint16_t>& into);
 
 // Calls f(k, j) for each bit j set in hits[k], slot by slot: the hits are few, and a test for
 // each heap and slot went either way for about a third of them.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -83,6 +84,38 @@ TEST(PairScreen, TwoByteValuesEqualALoop) { check_random_screens<std::uint16_t>(
 TEST(PairScreen, FewValuesEqualALoop) {  // most pairs give a candidate
   check_random_screens<std::uint8_t>(8);
   check_random_screens<std::uint16_t>(8);
+}
+
+// Random lists of candidates laid out for screening: each heap's listed values in its lane, the
+// largest T in every other slot and lane, for groups of every size and counts from 0 to 12, with
+// stale values past a heap's count that must not show.
+template <class T>
+void check_random_layouts() {
+  std::mt19937_64 rng(77 + sizeof(T));
+  constexpr T kUnlisted = std::numeric_limits<T>::max();
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::uint64_t heaps = trial % 3 == 0 ? kScreenHeaps : trial % 3 == 1 ? kScreenHeaps / 2 : 1 + rng() % kScreenHeaps;
+    std::vector<HeapCandidates> listed(heaps + 1);  // one past the group, which must not show either
+    for (HeapCandidates& heap : listed) {
+      heap.count = static_cast<std::uint8_t>(rng() % (kScreenSlots + 1));
+      for (Value& value : heap.values) value = static_cast<Value>(rng() % (std::uint64_t{kUnlisted} + 1));
+    }
+    ScreenCandidates<T> laid;
+    for (auto& slot : laid.values)
+      for (T& lane : slot) lane = static_cast<T>(rng());
+    lay_out_candidates(listed.data(), heaps, laid);
+    for (int k = 0; k < kScreenSlots; ++k)
+      for (std::uint64_t j = 0; j < kScreenHeaps; ++j) {
+        const bool shown = j < heaps && k < listed[j].count;
+        ASSERT_EQ(laid.values[k][j], shown ? static_cast<T>(listed[j].values[k]) : kUnlisted)
+            << "slot " << k << " lane " << j << " of " << heaps << " heaps";
+      }
+  }
+}
+
+TEST(PairScreen, CandidatesLaidOutLaneByLane) {
+  check_random_layouts<std::uint8_t>();
+  check_random_layouts<std::uint16_t>();
 }
 
 }  // namespace
