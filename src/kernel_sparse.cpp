@@ -1326,8 +1326,8 @@ class SparseKernel final : public Kernel {
   }
 
   // Picks the probe parts: the first kProbePositions (kProbePositionsAsBits) positions a >= 1 of
-  // each of the kProbeValues most frequent values so far (in the prefix, while values are
-  // released).
+  // each of the kProbeValues most frequent values so far, below kProbeScanReach (and in the
+  // prefix, while values are released).
   template <class T>
   void choose_probe_parts(const ValueVector<T>& g) {
     probe_parts_.clear();
@@ -1343,8 +1343,8 @@ class SparseKernel final : public Kernel {
     std::vector<std::uint64_t> wanted(histogram_.size(), 0);
     for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = positions;
     std::uint64_t left = chosen * positions;
-    const std::uint64_t held_end = std::min<std::uint64_t>(g.size(), prefix_end_);
-    for (std::uint64_t a = 1; a < held_end && left > 0; ++a)
+    const std::uint64_t scan_end = std::min({g.size(), prefix_end_, tuning::kProbeScanReach});
+    for (std::uint64_t a = 1; a < scan_end && left > 0; ++a)
       if (wanted[g[a]] > 0) {
         --wanted[g[a]];
         --left;

@@ -148,6 +148,12 @@ inline constexpr std::uint64_t kProbePositions = 6;
 // 1.31 s with 6, 1.19 s with 9, 1.12-1.15 s with 12 and 1.12-1.20 s with 16 (Grundy's game,
 // marking bytes, took 2.50 s with 12 against 2.12 s with 6 to 2^21).
 inline constexpr std::uint64_t kProbePositionsAsBits = 12;
+// The probe parts are looked for among the first this many values only. Some of the most frequent
+// values of Grundy's game first come late and seldom (value 207: 33 times in 12.6 million values,
+// the 6th at 3.6 million), and the scan for them read millions of values on one thread each time
+// the values doubled (1.8 ms at 12.6 million). Of its 128 probe values, 9 have fewer than 6
+// places below 2^20; 0.6 has all of its by 2^16.
+inline constexpr std::uint64_t kProbeScanReach = std::uint64_t{1} << 20;
 // The sparse kernel's scan for rare values lists pairs in chunks of at least this many before
 // checking whether every rare value it needs is present.
 inline constexpr std::uint64_t kSparseScanChunk = 64;
