@@ -632,10 +632,8 @@ class SparseKernel final : public Kernel {
           if (candidates_[i].count == std::popcount(candidates_[i].given) && needs_more_candidates(i))
             list_candidates_exactly(g, i, tuning::kPipelineDistances[stage], worker);
       // The chain compares only candidates none of the bands gave. They are dropped here once the
-      // band before the last is done, then where the last (near the chain) gave any.
-      for (std::uint64_t i = first; i < last; ++i)
-        if (stage == kExtendingStage || (stage == kPipelineStages - 1 && candidates_[i].given != 0))
-          drop_given(candidates_[i]);
+      // band before the last is done, then once the last (near the chain) is.
+      if (stage >= kExtendingStage) drop_given(candidates_.data() + first, last - first);
     }
   }
 
@@ -755,7 +753,7 @@ class SparseKernel final : public Kernel {
       ValueSet& known = known_[first + j];
       for (unsigned given = far; given != 0; given &= given - 1) known.insert(next.values[std::countr_zero(given)][j]);
       Candidates& listed = candidates_[first + j];
-      drop_given(listed);
+      drop_given(&listed, 1);
       const unsigned unseen = ~far & next_listed;
       for (unsigned kept = unseen; kept != 0 && listed.count < kScreenSlots; kept &= kept - 1) {
         const int k = std::countr_zero(kept);
@@ -806,7 +804,7 @@ class SparseKernel final : public Kernel {
     marks.move_into(band);
     Candidates& listed = candidates_[i];
     Candidates merged = listed;
-    drop_given(merged);
+    drop_given(&merged, 1);
     // The known set is exact now: the values it misses past the list are the next candidates.
     const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
     const Value limit = candidates_below<T>();
@@ -1437,28 +1435,13 @@ class SparseKernel final : public Kernel {
 
   // Sets listed.unsure: bit k where a rare value below candidate k is missing from known.
   static void note_unsure(Candidates& listed, const ValueSet& known, const ValueSet& common) {
-    Value largest = 0;
-    for (int k = 0; k < listed.count; ++k) largest = std::max(largest, listed.values[k]);
+    assert(std::is_sorted(listed.values, listed.values + listed.count));
+    const Value largest = listed.count > 0 ? listed.values[listed.count - 1] : 0;
     // One search: a rare value is missing below candidate k exactly when the least one is.
     const Value least_rare_missing = known.first_missing_outside(common, largest);
     listed.unsure = 0;
     for (int k = 0; k < listed.count; ++k)
       listed.unsure |= static_cast<std::uint16_t>(static_cast<unsigned>(least_rare_missing < listed.values[k]) << k);
-  }
-
-  // Removes the candidates the bands gave, keeping the others in order with their unsure bits,
-  // so that the chain compares them without looking at given (decide_quickly).
-  static void drop_given(Candidates& listed) {
-    int left = 0;
-    std::uint16_t unsure = 0;
-    for (int k = 0; k < listed.count; ++k) {  // without a branch: which are given varies from heap to heap
-      listed.values[left] = listed.values[k];
-      unsure |= static_cast<std::uint16_t>(((listed.unsure >> k) & 1) << left);
-      left += ((listed.given >> k) & 1) ^ 1;
-    }
-    listed.count = static_cast<std::uint8_t>(left);
-    listed.unsure = static_cast<std::uint16_t>(unsure & ((1u << left) - 1));
-    listed.given = 0;
   }
 
   // Adapts screen_marked_ to how often screening failed (tuning.hpp).

@@ -29,6 +29,10 @@ struct HeapCandidates {
   std::uint16_t given = 0;   // bit k: values[k] is given by pairs compared beforehand
 };
 
+// Removes from the lists of heaps[j], j < count, the candidates marked given, keeping the others
+// in order with their unsure bits; given is then clear.
+void drop_given(HeapCandidates* heaps, std::uint64_t count);
+
 // Each heap's candidates: candidates[k][j] is heap j's candidate k (unused slots repeat one).
 template <class T>
 struct ScreenCandidates {

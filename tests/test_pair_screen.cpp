@@ -118,5 +118,43 @@ TEST(PairScreen, CandidatesLaidOutLaneByLane) {
   check_random_layouts<std::uint16_t>();
 }
 
+// Random lists with random candidates given: the others kept in order, each with its unsure bit.
+TEST(PairScreen, GivenCandidatesDropped) {
+  std::mt19937_64 rng(99);
+  int dropped = 0, kept = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<HeapCandidates> heaps(1 + rng() % 40);
+    for (HeapCandidates& heap : heaps) {
+      heap.count = static_cast<std::uint8_t>(rng() % (kScreenSlots + 1));
+      for (int k = 0; k < kScreenSlots; ++k) heap.values[k] = static_cast<Value>(10 * k + rng() % 10);
+      const unsigned listed = (1u << heap.count) - 1;
+      heap.unsure = static_cast<std::uint16_t>(rng() & listed);
+      heap.given = static_cast<std::uint16_t>(rng() & rng() & listed);
+    }
+    const std::vector<HeapCandidates> before = heaps;
+    drop_given(heaps.data(), heaps.size());
+    for (std::size_t j = 0; j < heaps.size(); ++j) {
+      std::vector<Value> values;
+      std::vector<bool> unsure;
+      for (int k = 0; k < before[j].count; ++k)
+        if (((before[j].given >> k) & 1) == 0) {
+          values.push_back(before[j].values[k]);
+          unsure.push_back(((before[j].unsure >> k) & 1) != 0);
+        }
+      ASSERT_EQ(heaps[j].count, values.size()) << "trial " << trial << " heap " << j;
+      EXPECT_EQ(heaps[j].given, 0);
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        EXPECT_EQ(heaps[j].values[k], values[k]) << "trial " << trial << " heap " << j << " slot " << k;
+        EXPECT_EQ(((heaps[j].unsure >> k) & 1) != 0, unsure[k]) << "trial " << trial << " heap " << j << " slot " << k;
+      }
+      EXPECT_EQ(heaps[j].unsure >> values.size(), 0) << "trial " << trial << " heap " << j;
+      dropped += before[j].count - static_cast<int>(values.size());
+      kept += static_cast<int>(values.size());
+    }
+  }
+  EXPECT_GT(dropped, 500);
+  EXPECT_GT(kept, 500);
+}
+
 }  // namespace
 }  // namespace sgx
