@@ -629,7 +629,7 @@ class SparseKernel final : public Kernel {
       // A heap the last band left without a candidate would be decided in full on the chain.
       if (stage == kPipelineStages - 1)
         for (std::uint64_t i = first; i < last; ++i)
-          if (candidates_[i].count == std::popcount(candidates_[i].given) && needs_more_candidates(i))
+          if (candidates_[i].count == count_bits(candidates_[i].given) && needs_more_candidates(i))
             list_candidates_exactly(g, i, tuning::kPipelineDistances[stage], worker);
       // The chain compares only candidates none of the bands gave. They are dropped here once the
       // band before the last is done, then once the last (near the chain) is.
@@ -712,7 +712,7 @@ class SparseKernel final : public Kernel {
   // miss common values past its list.
   bool needs_more_candidates(std::uint64_t i) const {
     const Candidates& listed = candidates_[i];
-    const int left = listed.count - std::popcount(static_cast<unsigned>(listed.given));
+    const int left = listed.count - static_cast<int>(count_bits(listed.given));
     return left < 3 && (exact_below_[i] != kExact || listed.count == kScreenSlots);
   }
 

@@ -115,9 +115,9 @@ struct MirroredPairs {
 
   Value value(std::uint64_t x) const { return static_cast<Value>(g[x] ^ g[m - x]); }
 #ifdef SGX_HAVE_X86_PATHS
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i reverse) const;
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values(std::uint64_t x, __m512i reverse) const;
   // The first count values from x (fewer than a vector); the other lanes hold any values.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
                                                                            __m512i reverse) const;
 #endif
 };
@@ -129,10 +129,10 @@ struct ForwardPairs {
 
   Value value(std::uint64_t x) const { return static_cast<Value>(parts[x] ^ partners[x]); }
 #ifdef SGX_HAVE_X86_PATHS
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values(std::uint64_t x, __m512i /*reverse*/) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values(std::uint64_t x, __m512i /*reverse*/) const {
     return _mm512_xor_si512(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x));
   }
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
                                                                            __m512i /*reverse*/) const {
     if constexpr (sizeof(T) == 1) {
       const __mmask64 loaded = (__mmask64{1} << count) - 1;
@@ -223,7 +223,7 @@ struct Avx512Vectors {
   using Lanes = std::conditional_t<sizeof(T) == 1, std::uint64_t, std::uint32_t>;
 
   template <class T>
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static __m512i reversed_lane_indices() {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) static __m512i reversed_lane_indices() {
     alignas(64) static constexpr auto kIndices = [] {
       constexpr std::size_t kLanes = kBytes / sizeof(T);
       std::array<T, kLanes> indices{};
@@ -236,14 +236,14 @@ struct Avx512Vectors {
   // The byte permute is written with a mask that keeps every lane, the same instruction: GCC 12
   // warns (maybe-uninitialized) inside the unmasked intrinsic.
   template <class T>
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static __m512i permute(__m512i indices, __m512i v) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) static __m512i permute(__m512i indices, __m512i v) {
     return sizeof(T) == 1 ? _mm512_maskz_permutexvar_epi8(~__mmask64{0}, indices, v)
                           : _mm512_permutexvar_epi16(indices, v);
   }
 
   // Lanes of v equal to any target, within the lanes in `within`.
   template <class T, int Slots>
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static Lanes<T> matching_lanes(
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) static Lanes<T> matching_lanes(
       __m512i v, const __m512i (&targets)[Slots], Lanes<T> within) {
     Lanes<T> lanes = 0;
     for (int slot = 0; slot < Slots; ++slot) {
@@ -254,7 +254,7 @@ struct Avx512Vectors {
   }
 
   template <class T, int Slots>
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static std::uint64_t scan(const T* g, std::uint64_t m,
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) static std::uint64_t scan(const T* g, std::uint64_t m,
                                                                                     std::uint64_t x, std::uint64_t to,
                                                                                     Wanted<T>& wanted) {
     static_assert(sizeof(T) == 1 || sizeof(T) == 2);
@@ -313,7 +313,7 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 
 // A vector of pairs' values: the partners loaded forwards and reversed.
 template <class T>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>::values(std::uint64_t x,
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPairs<T>::values(std::uint64_t x,
                                                                                        __m512i reverse) const {
   constexpr std::uint64_t kLanes = 64 / sizeof(T);
   const __m512i partners = Avx512Vectors::permute<T>(reverse, _mm512_loadu_si512(g + (m - x - (kLanes - 1))));
@@ -324,7 +324,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>:
 // load starts before g, and the permute's indices are shifted down to reverse only the lanes
 // loaded (the lanes past count hold any values: the caller masks them off).
 template <class T>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i MirroredPairs<T>::values_last(std::uint64_t x,
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPairs<T>::values_last(std::uint64_t x,
                                                                                             std::uint64_t count,
                                                                                             __m512i reverse) const {
   constexpr std::uint64_t kLanes = 64 / sizeof(T);
@@ -352,17 +352,17 @@ struct ByteLookup {
   static constexpr std::size_t kWords = 4;
   __m512i bytes, bit_of;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) ByteLookup(const std::uint64_t* words, Value /*base: 0*/) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) ByteLookup(const std::uint64_t* words, Value /*base: 0*/) {
     bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
     reload(words);
   }
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void reload(const std::uint64_t* words) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) void reload(const std::uint64_t* words) {
     bytes = _mm512_maskz_broadcast_i64x4(__mmask8{0xff}, _mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
   }
   // The values of v as offsets from the table's base, which is 0.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i offsets(__m512i v) const { return v; }
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i offsets(__m512i v) const { return v; }
   // The lanes of offsets (from offsets()) that hold a wanted value.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) Lanes hits(__m512i v) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) Lanes hits(__m512i v) const {
     const __m512i byte = Avx512Vectors::permute<std::uint8_t>(_mm512_srli_epi16(v, 3), bytes);
     const __m512i bit = Avx512Vectors::permute<std::uint8_t>(v, bit_of);
     return _mm512_test_epi8_mask(byte, bit);
@@ -385,7 +385,7 @@ struct WordLookup {
   __m512i tables[Tables];
   __m512i base, ones, sevens, table_end, second_pair;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) WordLookup(const std::uint64_t* words, Value table_base) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) WordLookup(const std::uint64_t* words, Value table_base) {
     base = _mm512_set1_epi16(static_cast<short>(table_base));
     ones = _mm512_set1_epi16(1);
     sevens = _mm512_set1_epi16(7);
@@ -393,16 +393,16 @@ struct WordLookup {
     second_pair = _mm512_set1_epi8(static_cast<char>(0x80));
     reload(words);
   }
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void reload(const std::uint64_t* words) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) void reload(const std::uint64_t* words) {
     for (int t = 0; t < Tables; ++t) tables[t] = _mm512_load_si512(words + 8 * t);
   }
   // The values of v as offsets from the table's base.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) __m512i offsets(__m512i v) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i offsets(__m512i v) const {
     if constexpr (Shifted) return _mm512_sub_epi16(v, base);
     return v;
   }
   // The lanes of offsets (from offsets()) that hold a wanted value.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) Lanes hits(__m512i v) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) Lanes hits(__m512i v) const {
     const __m512i index = _mm512_srli_epi16(v, 3);
     __m512i byte = _mm512_permutex2var_epi8(tables[0], index, tables[1]);
     if constexpr (Tables == 4)
@@ -416,7 +416,7 @@ struct WordLookup {
 
 // Takes from table the values of offsets (from Lookup::offsets()) in the lanes of hits.
 template <class Lookup>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_lanes(
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t take_lanes(
     __m512i offsets, typename Lookup::Lanes hits, LookupTable<Lookup::kWords>& table) {
   alignas(64) typename Lookup::T values[64 / sizeof(typename Lookup::T)];
   _mm512_store_si512(values, offsets);
@@ -430,7 +430,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_lanes(
 // once); returns what is left. The lookup is a copy: one passed by reference would keep the
 // caller's registers in memory.
 template <class Lookup, class Pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t take_noted(
     const Lookup lookup, const Pairs& pairs, __m512i reverse, std::uint64_t from, std::uint64_t noted,
     LookupTable<Lookup::kWords>& table, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
@@ -447,7 +447,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_noted(
 // kSearchedValues values (the sparse kernel's, which mostly finds them soon) stops once the noted
 // vectors have as many lanes with a wanted value as values are left, as they may hold them all.
 template <bool FewLeft, class Lookup, class Pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(const Lookup& lookup,
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t note_run(const Lookup& lookup,
                                                                               const Pairs& pairs, __m512i reverse,
                                                                               std::uint64_t& x, std::uint64_t to,
                                                                               std::uint64_t left) {
@@ -469,7 +469,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t note_run(co
 }
 
 template <bool FewLeft, class Lookup, class Pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t take_in_runs(
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t take_in_runs(
     const Pairs& pairs, std::uint64_t from, std::uint64_t to, Value base, ValueSet& wanted, ValueSet& found,
     std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
