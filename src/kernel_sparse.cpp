@@ -878,7 +878,8 @@ class SparseKernel final : public Kernel {
       for (int stage = 0; stage < kPipelineStages; ++stage) {
         // A stage's parts run side by side: the longest is on the path.
         const Ticks* took = group.took[stage];
-        finish = std::max(finish, decided_at(pipeline_gate(q, stage))) + *std::max_element(took, took + tuning::kFarParts);
+        finish =
+            std::max(finish, decided_at(pipeline_gate(q, stage))) + *std::max_element(took, took + tuning::kFarParts);
         for (int part = 0; part < parts_of(stage); ++part) ticks.summed += took[part];
       }
       chain_finish[q] = std::max(finish, q > 0 ? chain_finish[q - 1] : 0) + group.chain_took;

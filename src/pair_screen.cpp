@@ -42,9 +42,10 @@ void drop_given_one_by_one(HeapCandidates* heaps, std::uint64_t count) {
     int left = 0;
     std::uint16_t unsure = 0;
     for (int k = 0; k < listed.count; ++k) {
+      const unsigned kept = ((listed.given >> k) & 1) ^ 1;
       listed.values[left] = listed.values[k];
-      unsure |= static_cast<std::uint16_t>(((listed.unsure >> k) & 1) << left);
-      left += ((listed.given >> k) & 1) ^ 1;
+      unsure |= static_cast<std::uint16_t>((((listed.unsure >> k) & 1) & kept) << left);
+      left += static_cast<int>(kept);
     }
     listed.count = static_cast<std::uint8_t>(left);
     listed.unsure = static_cast<std::uint16_t>(unsure & ((1u << left) - 1));
@@ -248,7 +249,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vl"))) void lay_out_byt
                                                 _mm512_set1_epi32(16));
   for (int k = 0; k < kScreenSlots; ++k)
     _mm512_store_si512(into.values[k],
-                       _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff, _mm512_add_epi32(quad_words, _mm512_set1_epi32(k)), quads, 4));
+                       _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff,
+                                                   _mm512_add_epi32(quad_words, _mm512_set1_epi32(k)), quads, 4));
 }
 
 // drop_given with the values and the unsure bits each compressed by a vector instruction: the

@@ -33,7 +33,8 @@ struct HeapCandidates {
 // in order with their unsure bits; given is then clear.
 void drop_given(HeapCandidates* heaps, std::uint64_t count);
 
-// Each heap's candidates: candidates[k][j] is heap j's candidate k (unused slots repeat one).
+// Each heap's candidates: candidates[k][j] is heap j's candidate k (the slots past a heap's list
+// hold what its filler chooses; their hits are not read).
 template <class T>
 struct ScreenCandidates {
   alignas(64) T values[kScreenSlots][kScreenHeaps];
@@ -51,7 +52,8 @@ void lay_out_candidates(const HeapCandidates* heaps, std::uint64_t count, Screen
 template <class F>
 void for_each_hit(const std::uint64_t* hits, F&& f) {
   for (int k = 0; k < kScreenSlots; ++k)
-    for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1) f(k, static_cast<std::uint64_t>(std::countr_zero(bits)));
+    for (std::uint64_t bits = hits[k]; bits != 0; bits &= bits - 1)
+      f(k, static_cast<std::uint64_t>(std::countr_zero(bits)));
 }
 
 // Whether screen_rare_pairs runs here (vector_path() is Avx512); where it does not, the kernel

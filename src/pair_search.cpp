@@ -117,8 +117,9 @@ struct MirroredPairs {
 #ifdef SGX_HAVE_X86_PATHS
   __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values(std::uint64_t x, __m512i reverse) const;
   // The first count values from x (fewer than a vector); the other lanes hold any values.
-  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
-                                                                           __m512i reverse) const;
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x,
+                                                                                    std::uint64_t count,
+                                                                                    __m512i reverse) const;
 #endif
 };
 
@@ -129,11 +130,13 @@ struct ForwardPairs {
 
   Value value(std::uint64_t x) const { return static_cast<Value>(parts[x] ^ partners[x]); }
 #ifdef SGX_HAVE_X86_PATHS
-  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values(std::uint64_t x, __m512i /*reverse*/) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values(std::uint64_t x,
+                                                                               __m512i /*reverse*/) const {
     return _mm512_xor_si512(_mm512_loadu_si512(parts + x), _mm512_loadu_si512(partners + x));
   }
-  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x, std::uint64_t count,
-                                                                           __m512i /*reverse*/) const {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i values_last(std::uint64_t x,
+                                                                                    std::uint64_t count,
+                                                                                    __m512i /*reverse*/) const {
     if constexpr (sizeof(T) == 1) {
       const __mmask64 loaded = (__mmask64{1} << count) - 1;
       return _mm512_xor_si512(_mm512_maskz_loadu_epi8(loaded, parts + x),
@@ -255,8 +258,9 @@ struct Avx512Vectors {
 
   template <class T, int Slots>
   __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) static std::uint64_t scan(const T* g, std::uint64_t m,
-                                                                                    std::uint64_t x, std::uint64_t to,
-                                                                                    Wanted<T>& wanted) {
+                                                                                          std::uint64_t x,
+                                                                                          std::uint64_t to,
+                                                                                          Wanted<T>& wanted) {
     static_assert(sizeof(T) == 1 || sizeof(T) == 2);
     constexpr std::uint64_t kLanes = kBytes / sizeof(T);
     constexpr Lanes<T> kAllLanes = ~Lanes<T>{0};
@@ -314,7 +318,7 @@ __attribute__((target("popcnt"))) std::uint32_t find_vectorised(const T* g, std:
 // A vector of pairs' values: the partners loaded forwards and reversed.
 template <class T>
 __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPairs<T>::values(std::uint64_t x,
-                                                                                       __m512i reverse) const {
+                                                                                               __m512i reverse) const {
   constexpr std::uint64_t kLanes = 64 / sizeof(T);
   const __m512i partners = Avx512Vectors::permute<T>(reverse, _mm512_loadu_si512(g + (m - x - (kLanes - 1))));
   return _mm512_xor_si512(_mm512_loadu_si512(g + x), partners);
@@ -324,9 +328,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPa
 // load starts before g, and the permute's indices are shifted down to reverse only the lanes
 // loaded (the lanes past count hold any values: the caller masks them off).
 template <class T>
-__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPairs<T>::values_last(std::uint64_t x,
-                                                                                            std::uint64_t count,
-                                                                                            __m512i reverse) const {
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) __m512i MirroredPairs<T>::values_last(
+    std::uint64_t x, std::uint64_t count, __m512i reverse) const {
   constexpr std::uint64_t kLanes = 64 / sizeof(T);
   const T* partners_from = g + (m - (x + count - 1));
   if constexpr (sizeof(T) == 1) {
@@ -352,7 +355,8 @@ struct ByteLookup {
   static constexpr std::size_t kWords = 4;
   __m512i bytes, bit_of;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) ByteLookup(const std::uint64_t* words, Value /*base: 0*/) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
+  ByteLookup(const std::uint64_t* words, Value /*base: 0*/) {
     bit_of = _mm512_set1_epi64(static_cast<long long>(0x8040201008040201ull));  // byte i: 1 << i % 8
     reload(words);
   }
@@ -385,7 +389,8 @@ struct WordLookup {
   __m512i tables[Tables];
   __m512i base, ones, sevens, table_end, second_pair;
 
-  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) WordLookup(const std::uint64_t* words, Value table_base) {
+  __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
+  WordLookup(const std::uint64_t* words, Value table_base) {
     base = _mm512_set1_epi16(static_cast<short>(table_base));
     ones = _mm512_set1_epi16(1);
     sevens = _mm512_set1_epi16(7);
@@ -447,10 +452,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t take
 // kSearchedValues values (the sparse kernel's, which mostly finds them soon) stops once the noted
 // vectors have as many lanes with a wanted value as values are left, as they may hold them all.
 template <bool FewLeft, class Lookup, class Pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t note_run(const Lookup& lookup,
-                                                                              const Pairs& pairs, __m512i reverse,
-                                                                              std::uint64_t& x, std::uint64_t to,
-                                                                              std::uint64_t left) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt"))) std::uint64_t note_run(
+    const Lookup& lookup, const Pairs& pairs, __m512i reverse, std::uint64_t& x, std::uint64_t to, std::uint64_t left) {
   constexpr std::uint64_t kLanes = 64 / sizeof(typename Lookup::T);
   const std::uint64_t vectors = std::min<std::uint64_t>(64, (to + 1 - x) / kLanes);
   std::uint64_t noted = 0, i = 0;

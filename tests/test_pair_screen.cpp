@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pair_screen.hpp"
+#include "vector_path.hpp"
 
 namespace sgx {
 
@@ -94,7 +95,9 @@ void check_random_layouts() {
   std::mt19937_64 rng(77 + sizeof(T));
   constexpr T kUnlisted = std::numeric_limits<T>::max();
   for (int trial = 0; trial < 400; ++trial) {
-    const std::uint64_t heaps = trial % 3 == 0 ? kScreenHeaps : trial % 3 == 1 ? kScreenHeaps / 2 : 1 + rng() % kScreenHeaps;
+    const std::uint64_t heaps = trial % 3 == 0   ? kScreenHeaps
+                                : trial % 3 == 1 ? kScreenHeaps / 2
+                                                 : 1 + rng() % kScreenHeaps;
     std::vector<HeapCandidates> listed(heaps + 1);  // one past the group, which must not show either
     for (HeapCandidates& heap : listed) {
       heap.count = static_cast<std::uint8_t>(rng() % (kScreenSlots + 1));
@@ -113,13 +116,18 @@ void check_random_layouts() {
   }
 }
 
+// Both ways: with vector instructions where the machine has them, and a value at a time.
 TEST(PairScreen, CandidatesLaidOutLaneByLane) {
-  check_random_layouts<std::uint8_t>();
-  check_random_layouts<std::uint16_t>();
+  for (VectorPath path : {VectorPath::Avx512, VectorPath::Portable}) {
+    limit_vector_path(path);
+    check_random_layouts<std::uint8_t>();
+    check_random_layouts<std::uint16_t>();
+  }
+  limit_vector_path(VectorPath::Avx512);
 }
 
 // Random lists with random candidates given: the others kept in order, each with its unsure bit.
-TEST(PairScreen, GivenCandidatesDropped) {
+void check_random_drops() {
   std::mt19937_64 rng(99);
   int dropped = 0, kept = 0;
   for (int trial = 0; trial < 300; ++trial) {
@@ -154,6 +162,14 @@ TEST(PairScreen, GivenCandidatesDropped) {
   }
   EXPECT_GT(dropped, 500);
   EXPECT_GT(kept, 500);
+}
+
+TEST(PairScreen, GivenCandidatesDropped) {
+  for (VectorPath path : {VectorPath::Avx512, VectorPath::Portable}) {
+    limit_vector_path(path);
+    check_random_drops();
+  }
+  limit_vector_path(VectorPath::Avx512);
 }
 
 }  // namespace
