@@ -335,27 +335,10 @@ namespace {
 // itself (4 to 6 ms for 2^21 values on one thread).
 template <class T>
 void copy_side_by_side(const T* source, std::uint64_t count, T* target, WorkSpanTicks& work_span) {
-  constexpr std::uint64_t kStretch = std::uint64_t{1} << 18;
-  const std::uint64_t stretches = (count + kStretch - 1) / kStretch;
-  const bool parallel = stretches > 1;
-  const Ticks started = read_ticks();
-  RegionTicks tasks;
-#pragma omp parallel if (parallel)
-  {
-    TaskTimer timer(work_span.enabled);
-#pragma omp for schedule(dynamic)
-    for (std::uint64_t k = 0; k < stretches; ++k) {
-      timer.start();
-      const std::uint64_t begin = k * kStretch, end = std::min(count, begin + kStretch);
-      std::memcpy(target + begin, source + begin, (end - begin) * sizeof(T));
-      timer.stop();
-    }
-    if (work_span.enabled) {
-#pragma omp critical(sgx_work_span)
-      timer.merge_into(tasks);
-    }
-  }
-  if (work_span.enabled) work_span.record_region(tasks, started, parallel);
+  run_stretches_side_by_side(count, std::uint64_t{1} << 18, &work_span,
+                             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                               std::memcpy(target + begin, source + begin, (end - begin) * sizeof(T));
+                             });
 }
 
 }  // namespace

@@ -1852,28 +1852,12 @@ class SparseKernel final : public Kernel {
     rare_values_.clear();
     if (!lists_rare_) return;
     constexpr std::uint64_t kStretch = std::uint64_t{1} << 20;
-    const std::uint64_t stretches = (g.size() + kStretch - 1) / kStretch;
-    std::vector<std::vector<std::uint64_t>> found(stretches);
-    const bool parallel = stretches > 1;
-    const bool timed = timing_tasks();
-    const Ticks region_started = timed ? read_ticks() : 0;
-    RegionTicks tasks;
-#pragma omp parallel if (parallel)
-    {
-      TaskTimer timer(timed);
-#pragma omp for schedule(dynamic)
-      for (std::uint64_t k = 0; k < stretches; ++k) {
-        timer.start();
-        for (std::uint64_t n = k * kStretch; n < std::min(g.size(), (k + 1) * kStretch); ++n)
-          if (is_rare(g[n], n, mask_)) found[k].push_back(n);
-        timer.stop();
-      }
-      if (timed) {
-#pragma omp critical(sgx_work_span)
-        timer.merge_into(tasks);
-      }
-    }
-    if (timed) record_region(tasks, region_started, parallel);
+    std::vector<std::vector<std::uint64_t>> found((g.size() + kStretch - 1) / kStretch);
+    run_stretches_side_by_side(g.size(), kStretch, work_span_,
+                               [&](std::uint64_t k, std::uint64_t begin, std::uint64_t end) {
+                                 for (std::uint64_t n = begin; n < end; ++n)
+                                   if (is_rare(g[n], n, mask_)) found[k].push_back(n);
+                               });
     for (const std::vector<std::uint64_t>& positions : found)
       for (const std::uint64_t n : positions) {
         rare_.push_back(n);

@@ -221,6 +221,9 @@ __attribute__((target("avx512f,avx512bw"))) void screen(const T* g, std::uint64_
   for (int k = 0; k < kScreenSlots; ++k) hits[k] |= found[k] & lanes;
 }
 
+// A heap's candidate slots, as the lanes of a vector of 16 values.
+constexpr __mmask16 kSlotLanes = static_cast<__mmask16>((1u << kScreenSlots) - 1);
+
 // lay_out_candidates for one-byte values. Four heaps to a vector, sixteen bytes each (slot k of
 // heap h at byte 16h + k), are reordered slot by slot (byte 4k + h): slot k of the heaps 4q to
 // 4q + 3 is then word k of quad q, and each slot's 64 lanes one gather of 16 words. Written lane
@@ -239,7 +242,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vl"))) void lay_out_byt
     __m512i quad = _mm512_set1_epi8(-1);
     for (int h = 0; h < 4 && static_cast<std::uint64_t>(4 * q + h) < count; ++h) {
       const HeapCandidates& heap = heaps[4 * q + h];
-      const __m128i values = _mm512_maskz_cvtepi32_epi8(0xffff, _mm512_maskz_loadu_epi32(0x0fff, heap.values));
+      const __m128i values = _mm512_maskz_cvtepi32_epi8(0xffff, _mm512_maskz_loadu_epi32(kSlotLanes, heap.values));
       const __m128i slots = _mm_mask_mov_epi8(unlisted, static_cast<__mmask16>((1u << heap.count) - 1), values);
       quad = _mm512_mask_broadcast_i32x4(quad, static_cast<__mmask16>(0xfu << (4 * h)), slots);
     }
@@ -261,8 +264,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,popcnt"))) void drop_given_comp
   for (std::uint64_t j = 0; j < count; ++j) {
     HeapCandidates& listed = heaps[j];
     const auto kept = static_cast<__mmask16>(((1u << listed.count) - 1) & ~unsigned{listed.given});
-    const __m512i values = _mm512_maskz_loadu_epi32(0x0fff, listed.values);
-    _mm512_mask_storeu_epi32(listed.values, 0x0fff, _mm512_maskz_compress_epi32(kept, values));
+    const __m512i values = _mm512_maskz_loadu_epi32(kSlotLanes, listed.values);
+    _mm512_mask_storeu_epi32(listed.values, kSlotLanes, _mm512_maskz_compress_epi32(kept, values));
     const __m512i unsure = _mm512_maskz_compress_epi32(kept, _mm512_maskz_mov_epi32(listed.unsure, ones));
     listed.unsure = static_cast<std::uint16_t>(_mm512_test_epi32_mask(unsure, unsure));
     listed.count = static_cast<std::uint8_t>(std::popcount(unsigned{kept}));

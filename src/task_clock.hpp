@@ -108,4 +108,31 @@ class TaskTimer {
   RegionTicks mine_;
 };
 
+// Runs task(k, begin, end) for each stretch k, [begin, end) = [k * stretch, min(count, (k + 1) *
+// stretch)), the stretches side by side (on one thread where there is only one), each timed as a
+// task of one region into work_span where it is given and enabled.
+template <class Task>
+void run_stretches_side_by_side(std::uint64_t count, std::uint64_t stretch, WorkSpanTicks* work_span, Task&& task) {
+  const std::uint64_t stretches = (count + stretch - 1) / stretch;
+  const bool parallel = stretches > 1;
+  const bool timed = work_span != nullptr && work_span->enabled;
+  const Ticks started = timed ? read_ticks() : 0;
+  RegionTicks tasks;
+#pragma omp parallel if (parallel)
+  {
+    TaskTimer timer(timed);
+#pragma omp for schedule(dynamic)
+    for (std::uint64_t k = 0; k < stretches; ++k) {
+      timer.start();
+      task(k, k * stretch, std::min(count, (k + 1) * stretch));
+      timer.stop();
+    }
+    if (timed) {
+#pragma omp critical(sgx_work_span)
+      timer.merge_into(tasks);
+    }
+  }
+  if (timed) work_span->record_region(tasks, started, parallel);
+}
+
 }  // namespace sgx
