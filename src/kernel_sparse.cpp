@@ -36,7 +36,8 @@
 // parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
 // rest of the block is decided again.
 //
-// On more than one thread, past the first heaps, blocks give way to a pipeline: one thread
+// On tuning::kPipelineLeastThreads threads or more, past the first heaps, blocks give way to a
+// pipeline (on fewer its extra work costs more than its shorter span saves): one thread
 // decides heaps in order without waiting at block ends, while the others list each group's pairs
 // ahead of it, as soon as the values they read are decided, and confirm its speculations behind
 // it (see SparseKernel::pipeline).
@@ -243,12 +244,15 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
     while (g.size() < target) {
+      const std::uint64_t before = g.size();
       if (decide_alone(g, target) > 0) {
+        count_heaps(&WorkSpanTicks::heaps_alone, before, g.size());
         if (mask_stale_) choose_mask(g);
         continue;
       }
       if (can_pipeline<T>(g.size(), target)) {
         pipeline(g, target);
+        count_heaps(&WorkSpanTicks::heaps_in_pipeline, before, g.size());
         if (mask_stale_) choose_mask(g);
         continue;
       }
@@ -288,16 +292,22 @@ class SparseKernel final : public Kernel {
         record(miss->heap, miss->value);
         from = miss->heap + 1;
       }
+      count_heaps(&WorkSpanTicks::heaps_in_blocks, start, g.size());
       quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
       if (mask_stale_) choose_mask(g);
     }
     return 0;
   }
 
+  // Adds the heaps from..to - 1, decided one way, to the profile's count of that way.
+  void count_heaps(std::uint64_t WorkSpanTicks::*way, std::uint64_t from, std::uint64_t to) {
+    if (timing_tasks() && to > from) work_span_->*way += to - from;
+  }
+
   // ---- The pipeline: heaps in groups, each task started as soon as the values it reads are decided.
   //
   // Blocks make every thread wait at each block's end while one decides its heaps in order. Past
-  // the first heaps, on more than one thread, one thread (the chain) decides heaps in order
+  // the first heaps, on kPipelineLeastThreads threads or more, one thread (the chain) decides heaps in order
   // without a stop while the others work ahead of it and behind it. Each group of kSparseGroup
   // heaps from s on passes through these tasks, D running through kPipelineDistances:
   // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs with the partner
@@ -392,8 +402,8 @@ class SparseKernel final : public Kernel {
   bool can_pipeline(std::uint64_t start, std::uint64_t target) const {
     // Its bands are screened (so 8 or 16 bits, where screen_rare_pairs runs), it reads every
     // value (no values released), and its chain decides quickly.
-    return omp_get_max_threads() > 1 && sizeof(T) <= 2 && can_screen_pairs() && !released_ && !mask_stale_ &&
-           start >= pipeline_from_ && start >= 2 * tuning::kPipelineDistances[0] &&
+    return omp_get_max_threads() >= tuning::kPipelineLeastThreads && sizeof(T) <= 2 && can_screen_pairs() &&
+           !released_ && !mask_stale_ && start >= pipeline_from_ && start >= 2 * tuning::kPipelineDistances[0] &&
            target - start >= tuning::kPipelineLeastHeaps && quiet_blocks_ >= tuning::kPipelineAfterQuietBlocks &&
            can_decide_quickly(start);
   }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tuning.hpp"
+
 namespace sgx {
 
 std::string json_text(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
@@ -58,7 +60,11 @@ void to_json(Json& json, const WorkSpan& profile) {
           {"threads", profile.threads},
           {"predicted_speedup", predicted},
           {"regions", profile.regions},
-          {"region_idle_seconds", profile.region_idle_seconds}};
+          {"region_idle_seconds", profile.region_idle_seconds},
+          {"sparse_heaps",
+           {{"blocks", profile.heaps_in_blocks},
+            {"pipeline", profile.heaps_in_pipeline},
+            {"alone", profile.heaps_alone}}}};
 }
 
 void to_json(Json& json, const Provenance& p) {
@@ -93,6 +99,15 @@ std::string profile_text(const WorkSpan& profile) {
                   "start, end, waits; not in the model)\n",
                   static_cast<unsigned long long>(profile.regions), profile.threads, profile.region_idle_seconds,
                   per_region);
+    text += line;
+  }
+  if (profile.heaps_in_blocks + profile.heaps_in_pipeline + profile.heaps_alone > 0) {
+    std::snprintf(line, sizeof line,
+                  "sparse      heaps decided in blocks %llu, in the pipeline %llu, alone %llu (the prediction is "
+                  "for these; the pipeline runs from %d threads on)\n",
+                  static_cast<unsigned long long>(profile.heaps_in_blocks),
+                  static_cast<unsigned long long>(profile.heaps_in_pipeline),
+                  static_cast<unsigned long long>(profile.heaps_alone), tuning::kPipelineLeastThreads);
     text += line;
   }
   return text;

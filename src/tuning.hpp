@@ -65,6 +65,15 @@ inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPip
 inline constexpr std::uint64_t kFarParts = 2;
 static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
               "the near rare positions are read in vectors of 64 bytes, laid out for a block");
+// The pipeline runs on at least this many threads; fewer decide in blocks. Its span is a seventh of
+// the blocks' but its work about a third more (the candidates it lists ahead, bench/README), so
+// the bound (T1 - Tinf) / p + Tinf favours blocks on few threads. From the two decompositions'
+// profiles on two threads (Grundy's game to 2^23: blocks T1 4.71 s, Tinf 0.61 s; pipeline 6.11 s,
+// 0.12 s; 0.6: 6.14 s, 0.77 s; 7.43 s, 0.14 s) the bounds are 2.66 against 3.11 s on 2 threads,
+// 1.98 against 2.12 s on 3 and 1.63 against 1.62 s on 4 (0.6: 3.45 / 3.79, 2.56 / 2.57, 2.11 /
+// 1.96). Measured on two threads, blocks took 2.74 s against 3.26 s (1.66 against 1.40 times one
+// thread's 4.56 s).
+inline constexpr int kPipelineLeastThreads = 4;
 // Fewer heaps left than this, and the pipeline's filling and draining cost more than it gains:
 // they go in blocks.
 inline constexpr std::uint64_t kPipelineLeastHeaps = 4096;

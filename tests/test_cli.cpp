@@ -25,6 +25,7 @@
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "tool_test.hpp"
+#include "tuning.hpp"
 #include "vector_path.hpp"
 
 namespace {
@@ -61,6 +62,9 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   Result r = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--json", "--out", path("t.h5")});
   Result quiet = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--quiet", "--out", path("q.h5")});
   Result sweep = run("sg_sweep", {"--codes", "0.6", "--n", "100", "--threads", "3", "--json"});
+  // A profile is of the decomposition the threads asked for use: those run, with a note.
+  Result profiled =
+      run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--profile", "--json", "--out", path("p.h5")});
   // Without --threads, OpenMP's default (here OMP_NUM_THREADS) is lowered too, without a note.
   ASSERT_EQ(setenv("OMP_NUM_THREADS", "4", 1), 0);
   Result by_default = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("d.h5")});
@@ -77,6 +81,10 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
   EXPECT_TRUE(contains(sweep.err, "sg_sweep: --threads 3, but this process may run on 1 processor")) << sweep.err;
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.err;
+  EXPECT_EQ(json_object(profiled.out)["profile"]["threads"], 4) << profiled.out;
+  EXPECT_TRUE(contains(profiled.err, "run_octal: --threads 4 with --profile on 1 processor: running 4 threads"))
+      << profiled.err;
 }
 
 TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
@@ -100,6 +108,20 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   EXPECT_TRUE(contains(text.out, "\nprofile     work ")) << text.out;
   EXPECT_TRUE(contains(text.out, "\nspeedup     on p threads at least (work / ((work - span) / p + span)): 2: ")) << text.out;
   EXPECT_TRUE(contains(text.out, " thread time idle in them (")) << text.out;
+  // The sparse kernel decides in blocks below tuning::kPipelineLeastThreads threads, in the pipeline
+  // from there on (past Grundy's game's first 45120 heaps); the profile counts the heaps each way.
+  for (const int threads : {sgx::tuning::kPipelineLeastThreads - 1, sgx::tuning::kPipelineLeastThreads}) {
+    Result ways = run("run_octal", {"grundy", "--n", "2^17", "--profile", "--json", "--threads",
+                                    std::to_string(threads), "--out", path("w.h5")});
+    ASSERT_EQ(ways.exit_code, 0) << ways.err;
+    const nlohmann::json heaps = json_object(ways.out)["profile"]["sparse_heaps"];
+    const bool piped = threads >= sgx::tuning::kPipelineLeastThreads;
+    EXPECT_EQ(heaps["alone"], 0) << ways.out;
+    EXPECT_EQ(heaps["pipeline"].get<std::uint64_t>() > 65536u, piped) << ways.out;
+    EXPECT_EQ(heaps["blocks"].get<std::uint64_t>() > 65536u, !piped) << ways.out;
+    EXPECT_GT(heaps["blocks"].get<std::uint64_t>() + heaps["pipeline"].get<std::uint64_t>(), 120000u) << ways.out;
+  }
+  EXPECT_TRUE(contains(text.out, "\nsparse      heaps decided in blocks ")) << text.out;
   Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
   EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
   // The naive kernel runs on one thread: its span is all of its work, written as a percentage.

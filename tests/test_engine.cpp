@@ -295,16 +295,17 @@ TEST(EngineSpeculation, WrongGuessesPutRightForEveryThreadCount) {
   }
 }
 
-// On more than one thread the sparse kernel's pipeline takes over from its blocks past the first
-// heaps (from 45120 on Grundy's game, 32768 on 0.6, 35840 on 0.127). Grundy's game's last
-// rare position, 82860, comes while it runs: its speculation there is wrong, found by a
-// confirmation behind the chain, and the values from it on are taken back and decided again.
+// On tuning::kPipelineLeastThreads threads or more the sparse kernel's pipeline takes over from
+// its blocks past the first heaps (from 45120 on Grundy's game, 32768 on 0.6, 35840 on 0.127).
+// Grundy's game's last rare position, 82860, comes while it runs: its speculation there is wrong,
+// found by a confirmation behind the chain, and the values from it on are taken back and decided
+// again. Fewer threads decide in blocks.
 // 0.66 has two two-heap splits (taking one token or two), each with its own pairs.
 TEST(EnginePipeline, ValuesAsOnOneThreadThroughANewRarePosition) {
   const bool small = under_sanitizer();
   for (const char* code : {"4!.0", "0.6", "0.127", "0.66"}) {
     const auto reference = values_of(code, 1u << 17, KernelKind::Sparse, 1);
-    for (int threads : small ? std::vector<int>{2} : std::vector<int>{2, 3, 8})
+    for (int threads : small ? std::vector<int>{tuning::kPipelineLeastThreads} : std::vector<int>{2, 3, 4, 8})
       EXPECT_EQ(values_of(code, 1u << 17, KernelKind::Sparse, threads), reference) << code << " threads " << threads;
   }
 }

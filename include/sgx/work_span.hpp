@@ -30,6 +30,14 @@ struct WorkSpan {
   // the cost of a region on this machine with this many threads.
   std::uint64_t regions = 0;
   double region_idle_seconds = 0;
+  // The sparse kernel's heaps by how they were decided. Its blocks and its pipeline predict
+  // differently: the pipeline (from tuning::kPipelineLeastThreads threads on) has a seventh of the
+  // blocks' span for a third more work, so a run on fewer threads predicts the blocks' speedup,
+  // and a prediction for many cores needs a run on that many threads (which need not have the
+  // cores: bench/README).
+  std::uint64_t heaps_in_blocks = 0;
+  std::uint64_t heaps_in_pipeline = 0;
+  std::uint64_t heaps_alone = 0;
 
   // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
   // nothing ran).

@@ -59,4 +59,14 @@ int threads_to_use(const char* tool, int requested, bool quiet) {
   return static_cast<int>(processors);
 }
 
+int threads_to_profile(const char* tool, int requested, bool quiet) {
+  if (requested <= 0) return threads_to_use(tool, requested, quiet);
+  const unsigned processors = usable_processors();
+  if (processors > 0 && static_cast<unsigned>(requested) > processors && !quiet)
+    std::cerr << tool << ": --threads " << requested << " with --profile on " << processors
+              << (processors == 1 ? " processor" : " processors") << ": running " << requested
+              << " threads, so that the profile is of their decomposition (the wall time will be longer)\n";
+  return requested;
+}
+
 }  // namespace sgx::cli

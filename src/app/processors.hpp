@@ -16,4 +16,10 @@ unsigned usable_processors();
 // for threads that are not running (measured in bench/README).
 int threads_to_use(const char* tool, int requested, bool quiet);
 
+// The same for a run that measures its work and span (run_octal --profile): --threads requested is
+// kept even beyond the processors, with a note, since the profile is of the decomposition that many
+// threads use (the sparse kernel's differs below and above tuning::kPipelineLeastThreads) and its
+// task times leave out the time a thread was stopped. Only its wall time suffers.
+int threads_to_profile(const char* tool, int requested, bool quiet);
+
 }  // namespace sgx::cli

@@ -506,7 +506,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("no-shortcut", po::bool_switch(&o.no_shortcut), "compute every value even after a period is proven")
       ("print", po::value(&o.print)->implicit_value("all"), "write G(n) to stdout, one per line; --print=A:B for G(A..B-1); for wythoff and cut, rows and columns A..B-1")
       ("profile", po::bool_switch(&o.profile),
-       "time every parallel task: report the run's work and span, and the speedup they allow on 2..128 threads")
+       "time every parallel task: report the run's work and span, and the speedup they allow on 2..128 threads "
+       "(with --threads P, P threads run even on fewer processors, so that the profile is of their decomposition)")
       ("json", po::bool_switch(&o.json), "print one JSON object instead of the text summary")
       ("bfile", po::value(&o.bfile)->value_name("FILE"), "also write the values as an OEIS b-file (\"n G(n)\" lines, G(0) first)")
       ("quiet", po::bool_switch(&o.quiet), "no summary and no status line (with --print: only the values)");
@@ -658,7 +659,8 @@ int run_table(TableGame game, const Options& o) {
 int run(int argc, char** argv) {
   std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return cli::kExitOk;
-  parsed->threads = cli::threads_to_use(kTool, parsed->threads, parsed->quiet);
+  parsed->threads = parsed->profile ? cli::threads_to_profile(kTool, parsed->threads, parsed->quiet)
+                                    : cli::threads_to_use(kTool, parsed->threads, parsed->quiet);
   const Options& o = *parsed;
   const Game parsed_game = parse_game(o.game);
   if (const std::optional<TableGame> table_game = table_game_of(parsed_game.kind)) return run_table(*table_game, o);
