@@ -307,9 +307,9 @@ class SparseKernel final : public Kernel {
   // ---- The pipeline: heaps in groups, each task started as soon as the values it reads are decided.
   //
   // Blocks make every thread wait at each block's end while one decides its heaps in order. Past
-  // the first heaps, on kPipelineLeastThreads threads or more, one thread (the chain) decides heaps in order
-  // without a stop while the others work ahead of it and behind it. Each group of kSparseGroup
-  // heaps from s on passes through these tasks, D running through kPipelineDistances:
+  // the first heaps, on kPipelineLeastThreads threads or more, one thread (the chain) decides heaps
+  // in order without a stop while the others work ahead of it and behind it. Each group of
+  // kSparseGroup heaps from s on passes through these tasks, D running through kPipelineDistances:
   // - once the heaps below s + 64 - D[0] are decided: the group's rare pairs with the partner
   //   below that are marked or screened and its candidates listed (the common values a block's
   //   parallel part lists, with more candidates), in tuning::kFarParts tasks side by side, each

@@ -32,8 +32,8 @@ static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions ar
 inline constexpr int kQuickCandidates = 4;
 inline constexpr std::size_t kQuickMovesAtMost = 4;
 
-// The sparse kernel's pipeline (kernel_sparse.cpp, pipeline), on more than one thread past the
-// first heaps. A group of kSparseGroup heaps from s on has its far pairs (partner below
+// The sparse kernel's pipeline (kernel_sparse.cpp, pipeline), on kPipelineLeastThreads threads or
+// more past the first heaps. A group of kSparseGroup heaps from s on has its far pairs (partner below
 // s + 64 - D[0]) listed once the heaps below that are decided; then, for each later distance
 // D[k], its pairs with the rare r in [D[k], D[k-1]) are screened against its candidates once the
 // heaps below s + 64 - D[k] are decided; the thread deciding heaps in order compares only the

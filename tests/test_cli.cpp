@@ -62,7 +62,7 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   Result r = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--json", "--out", path("t.h5")});
   Result quiet = run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--quiet", "--out", path("q.h5")});
   Result sweep = run("sg_sweep", {"--codes", "0.6", "--n", "100", "--threads", "3", "--json"});
-  // A profile is of the decomposition the threads asked for use: those run, with a note.
+  // A profile is of the decomposition the threads asked for would use: they run, with a note.
   Result profiled =
       run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--profile", "--json", "--out", path("p.h5")});
   // Without --threads, OpenMP's default (here OMP_NUM_THREADS) is lowered too, without a note.
