@@ -65,6 +65,8 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   // A profile is of the decomposition the threads asked for would use: they run, with a note.
   Result profiled =
       run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--profile", "--json", "--out", path("p.h5")});
+  Result too_many =
+      run("run_octal", {"0.6", "--n", "2^12", "--threads", "129", "--profile", "--json", "--out", path("m.h5")});
   // Without --threads, OpenMP's default (here OMP_NUM_THREADS) is lowered too, without a note.
   ASSERT_EQ(setenv("OMP_NUM_THREADS", "4", 1), 0);
   Result by_default = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("d.h5")});
@@ -85,6 +87,10 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   EXPECT_EQ(json_object(profiled.out)["profile"]["threads"], 4) << profiled.out;
   EXPECT_TRUE(contains(profiled.err, "run_octal: --threads 4 with --profile on 1 processor: running 4 threads"))
       << profiled.err;
+  EXPECT_EQ(too_many.exit_code, 2) << too_many.err;
+  EXPECT_TRUE(contains(too_many.err, "--threads 129 with --profile: more than the processors (1) only up to 128"))
+      << too_many.err;
+  EXPECT_FALSE(fs::exists(path("m.h5")));
 }
 
 TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {

@@ -5,9 +5,12 @@
 
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 #include "cgroup.hpp"
+#include "cli.hpp"
+#include "sgx/report.hpp"
 
 namespace sgx::cli {
 
@@ -62,6 +65,11 @@ int threads_to_use(const char* tool, int requested, bool quiet) {
 int threads_to_profile(const char* tool, int requested, bool quiet) {
   if (requested <= 0) return threads_to_use(tool, requested, quiet);
   const unsigned processors = usable_processors();
+  constexpr int most = kProfileThreads[std::size(kProfileThreads) - 1];
+  if (requested > most && static_cast<unsigned>(requested) > processors)
+    throw UsageError("--threads " + std::to_string(requested) + " with --profile: more than the processors (" +
+                     (processors > 0 ? std::to_string(processors) : std::string("unknown")) + ") only up to " +
+                     std::to_string(most) + ", the most threads the profile predicts for");
   if (processors > 0 && static_cast<unsigned>(requested) > processors && !quiet)
     std::cerr << tool << ": --threads " << requested << " with --profile on " << processors
               << (processors == 1 ? " processor" : " processors") << ": running " << requested

@@ -19,7 +19,8 @@ int threads_to_use(const char* tool, int requested, bool quiet);
 // The same for a run that measures its work and span (run_octal --profile): --threads requested is
 // kept even beyond the processors, with a note, since the profile is of the decomposition that many
 // threads use (the sparse kernel's differs below and above tuning::kPipelineLeastThreads) and its
-// task times leave out the time a thread was stopped. Only its wall time suffers.
+// task times leave out the time a thread was stopped. Only its wall time suffers. Beyond the
+// processors, more than the profile's largest count (128) is a UsageError.
 int threads_to_profile(const char* tool, int requested, bool quiet);
 
 }  // namespace sgx::cli
