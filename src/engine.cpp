@@ -209,9 +209,7 @@ WorkSpan Engine::work_span() const {
   result.wall_seconds = static_cast<double>(profiled_ticks_) * seconds;
   result.threads = options_.threads > 0 ? options_.threads : omp_get_max_threads();
   result.regions = ticks.team_regions;
-  result.heaps_in_blocks = ticks.heaps_in_blocks;
-  result.heaps_in_pipeline = ticks.heaps_in_pipeline;
-  result.heaps_alone = ticks.heaps_alone;
+  result.sparse_heaps = ticks.sparse_heaps;
   const double team_seconds = static_cast<double>(ticks.team_wall_ticks) * seconds * result.threads;
   result.region_idle_seconds = std::max(0.0, team_seconds - static_cast<double>(ticks.team_task_ticks) * seconds);
   return result;

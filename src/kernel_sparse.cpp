@@ -246,13 +246,13 @@ class SparseKernel final : public Kernel {
     while (g.size() < target) {
       const std::uint64_t before = g.size();
       if (decide_alone(g, target) > 0) {
-        count_heaps(&WorkSpanTicks::heaps_alone, before, g.size());
+        count_heaps(&SparseHeaps::alone, before, g.size());
         if (mask_stale_) choose_mask(g);
         continue;
       }
       if (can_pipeline<T>(g.size(), target)) {
         pipeline(g, target);
-        count_heaps(&WorkSpanTicks::heaps_in_pipeline, before, g.size());
+        count_heaps(&SparseHeaps::pipeline, before, g.size());
         if (mask_stale_) choose_mask(g);
         continue;
       }
@@ -292,7 +292,7 @@ class SparseKernel final : public Kernel {
         record(miss->heap, miss->value);
         from = miss->heap + 1;
       }
-      count_heaps(&WorkSpanTicks::heaps_in_blocks, start, g.size());
+      count_heaps(&SparseHeaps::blocks, start, g.size());
       quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
       if (mask_stale_) choose_mask(g);
     }
@@ -300,8 +300,8 @@ class SparseKernel final : public Kernel {
   }
 
   // Adds the heaps from..to - 1, decided one way, to the profile's count of that way.
-  void count_heaps(std::uint64_t WorkSpanTicks::*way, std::uint64_t from, std::uint64_t to) {
-    if (timing_tasks() && to > from) work_span_->*way += to - from;
+  void count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t from, std::uint64_t to) {
+    if (timing_tasks() && to > from) work_span_->sparse_heaps.*way += to - from;
   }
 
   // ---- The pipeline: heaps in groups, each task started as soon as the values it reads are decided.

@@ -62,9 +62,9 @@ void to_json(Json& json, const WorkSpan& profile) {
           {"regions", profile.regions},
           {"region_idle_seconds", profile.region_idle_seconds},
           {"sparse_heaps",
-           {{"blocks", profile.heaps_in_blocks},
-            {"pipeline", profile.heaps_in_pipeline},
-            {"alone", profile.heaps_alone}}}};
+           {{"blocks", profile.sparse_heaps.blocks},
+            {"pipeline", profile.sparse_heaps.pipeline},
+            {"alone", profile.sparse_heaps.alone}}}};
 }
 
 void to_json(Json& json, const Provenance& p) {
@@ -101,13 +101,13 @@ std::string profile_text(const WorkSpan& profile) {
                   per_region);
     text += line;
   }
-  if (profile.heaps_in_blocks + profile.heaps_in_pipeline + profile.heaps_alone > 0) {
+  const SparseHeaps& heaps = profile.sparse_heaps;
+  if (heaps.total() > 0) {
     std::snprintf(line, sizeof line,
                   "sparse      heaps decided in blocks %llu, in the pipeline %llu, alone %llu (the prediction is "
                   "for these; the pipeline runs from %d threads on)\n",
-                  static_cast<unsigned long long>(profile.heaps_in_blocks),
-                  static_cast<unsigned long long>(profile.heaps_in_pipeline),
-                  static_cast<unsigned long long>(profile.heaps_alone), tuning::kPipelineLeastThreads);
+                  static_cast<unsigned long long>(heaps.blocks), static_cast<unsigned long long>(heaps.pipeline),
+                  static_cast<unsigned long long>(heaps.alone), tuning::kPipelineLeastThreads);
     text += line;
   }
   return text;

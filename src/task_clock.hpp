@@ -12,6 +12,8 @@
 #include <x86intrin.h>
 #endif
 
+#include "sgx/work_span.hpp"
+
 namespace sgx {
 
 using Ticks = std::uint64_t;
@@ -62,11 +64,7 @@ struct WorkSpanTicks {
   std::uint64_t team_regions = 0;
   Ticks team_wall_ticks = 0;
   Ticks team_task_ticks = 0;
-  // The sparse kernel's heaps by how they were decided (the profile's prediction is for the
-  // decomposition the run used): in blocks, in the pipeline, one at a time alone.
-  std::uint64_t heaps_in_blocks = 0;
-  std::uint64_t heaps_in_pipeline = 0;
-  std::uint64_t heaps_alone = 0;
+  SparseHeaps sparse_heaps;  // counted by the sparse kernel
 
   // A task that ran beside the regions, off the path the run waits on (the engine's looks for the
   // period): work, not span.

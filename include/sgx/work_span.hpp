@@ -18,6 +18,19 @@
 
 namespace sgx {
 
+// The sparse kernel's heaps by how they were decided. Its blocks and its pipeline predict
+// differently: the pipeline (from tuning::kPipelineLeastThreads threads on) has a seventh of the
+// blocks' span for a third more work, so a run on fewer threads predicts the blocks' speedup, and
+// a prediction for many cores needs a run on that many threads (which need not have the cores:
+// bench/README).
+struct SparseHeaps {
+  std::uint64_t blocks = 0;
+  std::uint64_t pipeline = 0;
+  std::uint64_t alone = 0;  // one at a time (lone_heap.hpp)
+
+  std::uint64_t total() const { return blocks + pipeline + alone; }
+};
+
 struct WorkSpan {
   double work_seconds = 0;  // T1
   double span_seconds = 0;  // Tinf
@@ -30,14 +43,7 @@ struct WorkSpan {
   // the cost of a region on this machine with this many threads.
   std::uint64_t regions = 0;
   double region_idle_seconds = 0;
-  // The sparse kernel's heaps by how they were decided. Its blocks and its pipeline predict
-  // differently: the pipeline (from tuning::kPipelineLeastThreads threads on) has a seventh of the
-  // blocks' span for a third more work, so a run on fewer threads predicts the blocks' speedup,
-  // and a prediction for many cores needs a run on that many threads (which need not have the
-  // cores: bench/README).
-  std::uint64_t heaps_in_blocks = 0;
-  std::uint64_t heaps_in_pipeline = 0;
-  std::uint64_t heaps_alone = 0;
+  SparseHeaps sparse_heaps;  // the prediction is for the decomposition these say
 
   // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
   // nothing ran).
