@@ -36,6 +36,11 @@
 // parallel; a wrong guess (a new rare position) takes back the values from its heap on, and the
 // rest of the block is decided again.
 //
+// On several threads a block flows instead of going in these steps (SparseKernel::flow_block):
+// one thread decides each heap in order as soon as its own work is done, while the others do the
+// work of the heaps after it and confirm its speculations behind it, so no thread waits for an
+// ordered part at the block's end.
+//
 // On tuning::kPipelineLeastThreads threads or more, past the first heaps, blocks give way to a
 // pipeline (on fewer its extra work costs more than its shorter span saves): one thread
 // decides heaps in order without waiting at block ends, while the others list each group's pairs
@@ -77,6 +82,29 @@ using RareIt = std::vector<std::uint64_t>::const_iterator;
 static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one go");
 static_assert(tuning::kQuickCandidates <= kScreenSlots && kScreenSlots <= 16,
               "a heap's candidates are bits of 16, and screened together");
+
+// How a thread with nothing to do waits for the others: a pause instruction at first, since under
+// a hypervisor a yield() may give the processor away for microseconds (a flowing block's threads
+// lost 18 microseconds a block that way, on Grundy's game to 2^23 on two threads); after a
+// while a yield(), in case a waited-for thread needs the processor (more threads than
+// processors, as --profile may run).
+class IdleWait {
+ public:
+  void wait() {
+    if (++idle_ < kPausesBeforeYield) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  void reset() { idle_ = 0; }
+
+ private:
+  static constexpr int kPausesBeforeYield = 1024;
+  int idle_ = 0;
+};
 
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
@@ -240,6 +268,8 @@ class SparseKernel final : public Kernel {
            kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
   // Computes heaps block by block until target, or until a value does not fit T (returned).
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
@@ -261,17 +291,33 @@ class SparseKernel final : public Kernel {
       const std::size_t rare_before_block = rare_.size();
       choose_probe_parts_if_stale(g);
       check_rare_partners_held(start, end);
-      enumerate_known_pairs(g, start, end);
-      if (can_decide_quickly(start)) lay_out_near_rare<T>(block_);
       start_undo_log();
+      block_missed_ = false;
+      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
+      // The block flows where it can (flow_block): its heaps up to from are then decided and their
+      // speculations confirmed. Otherwise the ordered part decides them all.
+      std::uint64_t from = start;
+      std::optional<Miss> miss;
+      if (can_flow(start, end)) {
+        from = flow_block(g, start, end, rare_before_block, speculate);
+        miss = first_miss(g);
+      } else {
+        enumerate_known_pairs(g, start, end);
+        if (can_decide_quickly(start)) lay_out_near_rare<T>(block_);
+      }
       // The ordered part, then the confirmation of the values it took on speculation; a miss
       // (the lowest heap whose full decision differs) is put right and the rest of the block
       // decided again, without speculation: where one guess was wrong, more often are (new rare
       // positions come in clusters), and each costs the rest of the block.
-      block_missed_ = false;
-      bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
-      std::uint64_t from = start;
       for (;;) {
+        if (miss) {
+          block_missed_ = true;
+          speculate = false;
+          forget_from(g, miss->heap);
+          g.push_back(static_cast<T>(miss->value));
+          record(miss->heap, miss->value);
+          from = miss->heap + 1;
+        }
         std::optional<Value> too_wide;
         std::exception_ptr stopped;  // a full decision that needs values released (bounded runs)
         try {
@@ -279,18 +325,12 @@ class SparseKernel final : public Kernel {
         } catch (const MemoryReachError&) {
           stopped = std::current_exception();
         }
-        const std::optional<Miss> miss = confirm_speculations(g, rare_before_block);
+        miss = confirm_speculations(g, rare_before_block);
         if (!miss) {
           if (stopped) std::rethrow_exception(stopped);
           if (too_wide) return *too_wide;
           break;
         }
-        block_missed_ = true;
-        speculate = false;
-        forget_from(g, miss->heap);
-        g.push_back(static_cast<T>(miss->value));
-        record(miss->heap, miss->value);
-        from = miss->heap + 1;
       }
       count_heaps(&SparseHeaps::blocks, start, g.size());
       quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
@@ -388,9 +428,9 @@ class SparseKernel final : public Kernel {
     }
   };
 
-  // The per-thread working sets of the pipeline's tasks.
-  struct PipelineWorker {
-    explicit PipelineWorker(std::uint64_t bound) : marks(bound), missing(bound) {}
+  // The per-thread working sets of the tasks of the pipeline and of a flowing block.
+  struct Worker {
+    explicit Worker(std::uint64_t bound) : marks(bound), missing(bound) {}
     GroupMarks group;
     ValueMarks marks;
     ValueSet missing;
@@ -432,7 +472,7 @@ class SparseKernel final : public Kernel {
     g.resize(target);  // the chain writes in place, as other threads read the values below
 #pragma omp parallel
     {
-      PipelineWorker worker(bound_);
+      Worker worker(bound_);
       if (omp_get_thread_num() == 0) run_chain(g, pipe, worker);
       help_pipeline(g, pipe, worker);
     }
@@ -454,7 +494,7 @@ class SparseKernel final : public Kernel {
   // The chain: each group's heaps in order, once its candidates are listed, helping with the
   // other tasks while they are not.
   template <class T>
-  void run_chain(ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+  void run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
     const Value type_max = std::numeric_limits<T>::max();
     const std::uint64_t count = g.size() - base_;
     const NearOptions<T> near = near_options<T>();
@@ -558,7 +598,7 @@ class SparseKernel final : public Kernel {
 
   // Runs tasks until the chain is done and every group it passed is confirmed.
   template <class T>
-  void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+  void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
     for (;;) {
       if (run_pipeline_task(g, pipe, worker)) continue;
       if (pipe.chain_done.load(std::memory_order_acquire) && pipe.all_confirmed()) return;
@@ -570,7 +610,7 @@ class SparseKernel final : public Kernel {
   // speculation makes the work after it void), then the nearest to the chain ahead of it.
   // Returns false if none was ready.
   template <class T>
-  bool run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, PipelineWorker& worker) {
+  bool run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
     const std::uint64_t decided = base_ + pipe.decided.load(std::memory_order_acquire);
     const std::uint64_t chained = pipe.chained.load(std::memory_order_acquire);
     auto claim = [](PipelineGroup& group) { return !group.claimed.exchange(true, std::memory_order_acquire); };
@@ -629,7 +669,7 @@ class SparseKernel final : public Kernel {
   // A band stage's task (stage > 0; see the pipeline's comment) for the heaps base_ + i, i in
   // [first, last), of one group.
   template <class T>
-  void run_band(const ValueVector<T>& g, int stage, std::uint64_t first, std::uint64_t last, PipelineWorker& worker) {
+  void run_band(const ValueVector<T>& g, int stage, std::uint64_t first, std::uint64_t last, Worker& worker) {
     if constexpr (sizeof(T) <= 2) {  // screened (can_pipeline)
       // The first band reaches a group past the first distance: the far pairs of its last heaps
       // start there (their partner below the first gate).
@@ -651,7 +691,7 @@ class SparseKernel final : public Kernel {
   // with the partner below the first gate marked or screened, and their candidates listed.
   template <class T>
   void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
-                    PipelineWorker& worker) {
+                    Worker& worker) {
     reset_heaps(first, last);
     mark_known_pairs_of_group(g, first, last, limit_of_group(q), worker.group, true, false);
     for (std::uint64_t i = first; i < last; ++i) {
@@ -712,7 +752,7 @@ class SparseKernel final : public Kernel {
   // whole group cost as much as the first.
   template <class T>
   void extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
-                         PipelineWorker& worker) {
+                         Worker& worker) {
     if (!list_more_candidates(g, first, last, r_low)) return;
     for (std::uint64_t i = first; i < last; ++i)
       if (needs_more_candidates(i)) list_candidates_exactly(g, i, r_low, worker);
@@ -802,7 +842,7 @@ class SparseKernel final : public Kernel {
   // bands left, each noted as given where one of its pairs with the rare r in [r_low, kBandsEnd)
   // gives it.
   template <class T>
-  void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, PipelineWorker& worker) {
+  void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, Worker& worker) {
     const std::uint64_t n = base_ + i;
     worker.scratch.fit(bound_);
     ValueMarks& marks = worker.scratch.marks;
@@ -833,7 +873,7 @@ class SparseKernel final : public Kernel {
   // partner is decided now, so the group's probe pairs, whose partners lie near the heaps, are
   // marked for all its heaps at once before each heap's own search.
   template <class T>
-  void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, PipelineWorker& worker) const {
+  void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, Worker& worker) const {
     const std::uint64_t first = q * tuning::kSparseGroup;
     const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
     worker.group.prepare(last - first, bound_, sizeof(T) == 1 && marks_as_bits());
@@ -858,7 +898,7 @@ class SparseKernel final : public Kernel {
   // simple options and the pairs, those with the partner from known_below(n) on first; only where
   // one is not found does the full decision run, and say the value.
   template <class T>
-  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, PipelineWorker& worker, ValueSet& found) const {
+  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, Worker& worker, ValueSet& found) const {
     const Value value = g[n];
     if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
     ValueSet& missing = worker.missing;
@@ -962,21 +1002,259 @@ class SparseKernel final : public Kernel {
     const Value type_max = std::numeric_limits<T>::max();
     const bool quick = can_decide_quickly(base_);
     for (std::uint64_t n = from; n < end; ++n) {
-      Value value = 0;
-      const Quick outcome =
-          quick ? decide_quickly_exact(g, n, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
-      if (outcome == Quick::kSpeculative && speculate) {
-        speculated_.push_back(n);
-      } else if (outcome != Quick::kDecided) {
-        const Value guess = value;
-        value = decide_fully(g, n, rare_before_block, ordered_scratch_);
-        if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
-      }
+      bool speculated = false;
+      const Value value = decide_in_turn(g, n, rare_before_block, quick, speculate, speculated);
+      if (speculated) speculated_.push_back(n);
       if (value > type_max) return value;
       g.push_back(static_cast<T>(value));
       record(n, value);
     }
     return std::nullopt;
+  }
+
+  // Heap n's value in its turn, its options below it all decided: compared with its candidates
+  // (quick), or in full where they do not settle it. With speculate, a value that stands unless a
+  // rare value below it is given by no option is taken as it is (speculated).
+  template <class T>
+  Value decide_in_turn(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, bool quick,
+                       bool speculate, bool& speculated) {
+    Value value = 0;
+    const Quick outcome =
+        quick ? decide_quickly_exact(g, n, rare_before_block, value, ordered_scratch_) : Quick::kUndecided;
+    speculated = outcome == Quick::kSpeculative && speculate;
+    if (speculated || outcome == Quick::kDecided) return value;
+    const Value guess = value;
+    value = decide_fully(g, n, rare_before_block, ordered_scratch_);
+    if (outcome == Quick::kSpeculative && value != guess) block_missed_ = true;
+    return value;
+  }
+
+  // ---- A block on several threads, decided as its heaps' tasks finish.
+  //
+  // Decided in steps, a block makes its threads wait three times: for its groups' marking, for
+  // its heaps' tasks, and for the ordered part, which one thread runs alone (on Grundy's game to
+  // 2^23 on two threads, 0.34 s of 2.6). Flowing, it runs in one region: the threads take the
+  // groups' markings, then the heaps' tasks in order (each once its group is marked); one of them,
+  // the chain, decides each heap as soon as its task is done, taking tasks itself while the next
+  // is not; and the confirmations of its speculations are taken behind it. The chain stops before
+  // a value that would change what the other threads read (a new rare position, or a value past
+  // the bound or the type); the ordered part decides the rest of the block.
+  static constexpr std::uint64_t kFlowTasks = tuning::kSparseBlock / tuning::kSparseHeapsPerTask;
+  static constexpr std::uint64_t kFlowGroups = tuning::kSparseBlock / tuning::kSparseGroup;
+  // Speculations a confirmation task takes: most are settled in a few hundred nanoseconds.
+  static constexpr std::uint64_t kConfirmationsPerTask = 8;
+
+  // Where the block's flow stands, and (timed) what each task took, for the profile. Cleared for
+  // each block (start).
+  struct BlockFlow {
+    std::uint64_t heaps = 0, groups = 0, tasks = 0;
+    bool quick = false, screening = false, timed = false;
+    std::atomic<std::uint8_t> group_marked[kFlowGroups] = {};
+    std::atomic<std::uint8_t> task_done[kFlowTasks] = {};
+    // Claimed by every thread.
+    alignas(64) std::atomic<std::uint64_t> next_group{0}, next_task{0};
+    alignas(64) std::atomic<std::uint64_t> confirmations_claimed{0}, confirmations_done{0};
+    // Written by the chain.
+    alignas(64) std::uint64_t chained = 0;           // heap tasks the chain has decided
+    std::atomic<std::uint64_t> speculations{0};      // speculated_[0..speculations) may be confirmed
+    std::atomic<bool> chain_done{false};
+    std::uint64_t chain_end = 0;                     // the first heap not decided, once chain_done
+    // The profile's: each task's time, and each confirmation task's with its last heap.
+    Ticks mark_took[kFlowGroups] = {}, task_took[kFlowTasks] = {}, chain_took[kFlowTasks] = {};
+    std::vector<std::pair<Ticks, std::uint64_t>> confirmation_took;
+    std::atomic<std::uint64_t> confirmation_tasks{0};
+
+    void start(std::uint64_t block_heaps, bool is_quick, bool is_screening, bool is_timed) {
+      heaps = block_heaps;
+      groups = (heaps + tuning::kSparseGroup - 1) / tuning::kSparseGroup;
+      tasks = (heaps + tuning::kSparseHeapsPerTask - 1) / tuning::kSparseHeapsPerTask;
+      quick = is_quick;
+      screening = is_screening;
+      timed = is_timed;
+      for (std::uint64_t q = 0; q < groups; ++q) group_marked[q].store(0, std::memory_order_relaxed);
+      for (std::uint64_t h = 0; h < tasks; ++h) task_done[h].store(0, std::memory_order_relaxed);
+      next_group.store(0, std::memory_order_relaxed);
+      next_task.store(0, std::memory_order_relaxed);
+      confirmations_claimed.store(0, std::memory_order_relaxed);
+      confirmations_done.store(0, std::memory_order_relaxed);
+      chained = 0;
+      speculations.store(0, std::memory_order_relaxed);
+      chain_done.store(false, std::memory_order_relaxed);
+      chain_end = 0;
+      if (timed) {
+        std::fill(chain_took, chain_took + tasks, 0);
+        confirmation_took.resize(heaps);
+        confirmation_tasks.store(0, std::memory_order_relaxed);
+      }
+    }
+
+    // Whether every task is done: the chain's, the confirmations and the heaps' (the chain passed
+    // them all, or the ordered part needs those it did not).
+    bool finished() const {
+      if (!chain_done.load(std::memory_order_acquire) ||
+          confirmations_done.load(std::memory_order_acquire) != speculations.load(std::memory_order_acquire))
+        return false;
+      for (std::uint64_t h = chained; h < tasks; ++h)
+        if (!task_done[h].load(std::memory_order_acquire)) return false;
+      return true;
+    }
+  };
+
+  // Whether the block [start, end) flows: on several threads, with every value readable, and with
+  // pairs enough to share.
+  bool can_flow(std::uint64_t start, std::uint64_t end) const {
+    return omp_get_max_threads() > 1 && !released_ &&
+           rare_.size() * (end - start) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
+  }
+
+  // Decides the block [start, end) as it flows (see above), returning the first heap it did not
+  // decide (end, unless the chain stopped). The values it speculated are in speculated_, their
+  // full decisions in confirmed_.
+  template <class T>
+  std::uint64_t flow_block(ValueVector<T>& g, std::uint64_t start, std::uint64_t end, std::size_t rare_before_block,
+                           bool speculate) {
+    const std::uint64_t count = end - start;
+    prepare_heaps(start, count);
+    reset_heaps(0, count);
+    const bool quick = can_decide_quickly(start);
+    if (quick) lay_out_near_rare<T>(block_);
+    BlockFlow& flow = flow_;
+    flow.start(count, quick, sizeof(T) <= 2 && can_screen_pairs(), timing_tasks());
+    speculated_.resize(count);
+    confirmed_.resize(count);
+    const Ticks started = flow.timed ? read_ticks() : 0;
+    g.resize(end);  // the chain writes in place, as other threads read the values below
+#pragma omp parallel
+    {
+      Worker worker(bound_);
+      const bool chain = omp_get_thread_num() == 0;
+      IdleWait idle;
+      for (;;) {
+        if ((chain && !flow.chain_done.load(std::memory_order_relaxed) &&
+             advance_chain(g, flow, rare_before_block, speculate)) ||
+            run_flow_task(g, flow, rare_before_block, worker)) {
+          idle.reset();
+          continue;
+        }
+        if (flow.finished()) break;
+        idle.wait();
+      }
+    }
+    g.resize(flow.chain_end);
+    const std::uint64_t speculations = flow.speculations.load(std::memory_order_relaxed);
+    speculated_.resize(speculations);
+    confirmed_.resize(speculations);
+    if (flow.timed) record_region(flow_ticks(flow), started, true);
+    review_screening();
+    return flow.chain_end;
+  }
+
+  // The chain's step: decides the heaps of the next heap task if it is done, and says whether it
+  // was. Stops the chain (chain_done) after the block's last heap, or before a value that would
+  // change what the other threads read.
+  template <class T>
+  bool advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, bool speculate) {
+    const std::uint64_t h = flow.chained;
+    if (!flow.task_done[h].load(std::memory_order_acquire)) return false;
+    const Ticks began = flow.timed ? begin_task() : 0;
+    const std::uint64_t first = base_ + h * tuning::kSparseHeapsPerTask;
+    const std::uint64_t last = std::min(base_ + flow.heaps, first + tuning::kSparseHeapsPerTask);
+    std::uint64_t speculations = flow.speculations.load(std::memory_order_relaxed);
+    std::uint64_t n = first;
+    for (; n < last; ++n) {
+      bool speculated = false;
+      const Value value = decide_in_turn(g, n, rare_before_block, flow.quick, speculate, speculated);
+      if (changes_shared_state(n, value)) break;
+      g[n] = static_cast<T>(value);
+      count_common(n, value);
+      if (speculated) speculated_[speculations++] = n;
+    }
+    flow.speculations.store(speculations, std::memory_order_release);
+    if (flow.timed) flow.chain_took[h] = end_task(began);
+    flow.chained = h + 1;
+    if (n < last || flow.chained == flow.tasks) {
+      flow.chain_end = n;
+      flow.chain_done.store(true, std::memory_order_release);
+    }
+    return true;
+  }
+
+  // Whether recording G(n) = value would change what the block's other threads read: the sets'
+  // bound (and with it the common patterns), the histogram's size, or the rare positions. A value
+  // too wide for T is past the bound too.
+  bool changes_shared_state(std::uint64_t n, Value value) const {
+    return value >= bound_ || value >= histogram_.size() || (lists_rare_ && is_rare(value, n, mask_));
+  }
+
+  // Claims and runs one of the flow's tasks other than the chain's: a group's marking, else the
+  // next heap task once its group is marked, else confirmations behind the chain. Returns false
+  // if none was ready.
+  template <class T>
+  bool run_flow_task(const ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, Worker& worker) {
+    if (flow.next_group.load(std::memory_order_relaxed) < flow.groups) {
+      const std::uint64_t q = flow.next_group.fetch_add(1, std::memory_order_relaxed);
+      if (q < flow.groups) {
+        const Ticks began = flow.timed ? begin_task() : 0;
+        const std::uint64_t first = q * tuning::kSparseGroup;
+        mark_known_pairs_of_group(g, first, std::min(flow.heaps, first + tuning::kSparseGroup), base_, worker.group,
+                                  flow.screening, true);
+        if (flow.timed) flow.mark_took[q] = end_task(began);
+        flow.group_marked[q].store(1, std::memory_order_release);
+        return true;
+      }
+    }
+    std::uint64_t h = flow.next_task.load(std::memory_order_relaxed);
+    if (h < flow.tasks &&
+        flow.group_marked[h * tuning::kSparseHeapsPerTask / tuning::kSparseGroup].load(std::memory_order_acquire)) {
+      if (!flow.next_task.compare_exchange_strong(h, h + 1, std::memory_order_relaxed)) return true;
+      const Ticks began = flow.timed ? begin_task() : 0;
+      const std::uint64_t first = h * tuning::kSparseHeapsPerTask;
+      for (std::uint64_t i = first; i < std::min(flow.heaps, first + tuning::kSparseHeapsPerTask); ++i) {
+        scan_known_pairs(g, i, base_, worker.marks, worker.missing);
+        if (flow.quick) list_candidates<T>(base_ + i);
+      }
+      if (flow.timed) flow.task_took[h] = end_task(began);
+      flow.task_done[h].store(1, std::memory_order_release);
+      return true;
+    }
+    std::uint64_t first = flow.confirmations_claimed.load(std::memory_order_relaxed);
+    const std::uint64_t published = flow.speculations.load(std::memory_order_acquire);
+    if (first >= published) return false;
+    // Halves what is left, so that the block's last confirmations are shared out too.
+    const std::uint64_t last = first + std::clamp<std::uint64_t>((published - first) / 2, 1, kConfirmationsPerTask);
+    if (!flow.confirmations_claimed.compare_exchange_strong(first, last, std::memory_order_relaxed)) return true;
+    const Ticks began = flow.timed ? begin_task() : 0;
+    for (std::uint64_t k = first; k < last; ++k)
+      confirmed_[k] = decide_fully(g, speculated_[k], rare_before_block, worker.scratch);
+    if (flow.timed)
+      flow.confirmation_took[flow.confirmation_tasks.fetch_add(1, std::memory_order_relaxed)] = {
+          end_task(began), speculated_[last - 1]};
+    flow.confirmations_done.fetch_add(last - first, std::memory_order_release);
+    return true;
+  }
+
+  // The flow's work and span: with threads enough, every group is marked at once, each heap
+  // task runs as soon as its group is, the chain takes each task once both it and the task before
+  // are done, and a confirmation task runs as soon as the chain has passed its last heap.
+  RegionTicks flow_ticks(const BlockFlow& flow) const {
+    RegionTicks ticks;
+    std::vector<Ticks> chained_at(flow.tasks);
+    Ticks chain = 0;
+    for (std::uint64_t q = 0; q < flow.groups; ++q) ticks.summed += flow.mark_took[q];
+    for (std::uint64_t h = 0; h < flow.tasks; ++h) {
+      const Ticks ready = flow.mark_took[h * tuning::kSparseHeapsPerTask / tuning::kSparseGroup] + flow.task_took[h];
+      chain = std::max(chain, ready) + flow.chain_took[h];
+      chained_at[h] = chain;
+      ticks.summed += flow.task_took[h] + flow.chain_took[h];
+    }
+    ticks.longest = chain;
+    for (std::uint64_t c = 0; c < flow.confirmation_tasks.load(std::memory_order_relaxed); ++c) {
+      const auto [took, last_heap] = flow.confirmation_took[c];
+      ticks.summed += took;
+      ticks.longest =
+          std::max(ticks.longest, chained_at[(last_heap - base_) / tuning::kSparseHeapsPerTask] + took);
+    }
+    return ticks;
   }
 
   // Runs the full decision of every heap in speculated_, in parallel (each reads only the values
@@ -1018,8 +1296,16 @@ class SparseKernel final : public Kernel {
       }
     }
     if (timed) record_region(tasks, region_started, parallel);
+    return first_miss(g, first_stopped, stopped);
+  }
+
+  // The lowest heap of speculated_ whose full decision (confirmed_) differs from its value, and
+  // empties the list. A full decision stopped (first_stopped, by stopped) below it is rethrown.
+  template <class T>
+  std::optional<Miss> first_miss(ValueVector<T>& g, std::size_t first_stopped = kNone,
+                                 const std::exception_ptr& stopped = nullptr) {
     std::optional<Miss> miss;
-    for (std::size_t i = 0; i < count && !miss; ++i) {
+    for (std::size_t i = 0; i < speculated_.size() && !miss; ++i) {
       const std::uint64_t n = speculated_[i];
       if (i == first_stopped) {
         speculated_.clear();
@@ -1908,7 +2194,8 @@ class SparseKernel final : public Kernel {
   static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::pair<std::uint64_t, std::uint64_t>> bound_grown_at_;  // this block: (heap, bound before)
   std::uint64_t stale_since_ = kNever;  // the heap of this block whose record made mask_stale_ true
-  DecideScratch ordered_scratch_;      // the ordered part's full decisions
+  DecideScratch ordered_scratch_;      // the ordered part's full decisions (and the flowing chain's)
+  BlockFlow flow_;                     // the flowing block's state (flow_block)
   std::vector<std::uint64_t> speculated_;  // heaps of the block whose value was taken on speculation
   std::vector<Value> confirmed_;       // their full decisions
   bool block_missed_ = false;          // whether a guess in this block was (or would have been) wrong
