@@ -886,7 +886,7 @@ class SparseKernel final : public Kernel {
       worker.group.move_row_into(i - first, found);  // every row, so that they are left clear
       if (!confirming) continue;
       const std::uint64_t n = base_ + i;
-      const Value value = confirmed_value(g, n, worker, found);
+      const Value value = confirmed_value(g, n, rare_.size(), worker, found);
       if (value != g[n]) group.miss = Miss{n, value};
     }
   }
@@ -896,9 +896,11 @@ class SparseKernel final : public Kernel {
   // given by no option either. found holds the options known (its known set, its probe pairs);
   // the rare values below g[n] not in it are looked for where a full decision would, among the
   // simple options and the pairs, those with the partner from known_below(n) on first; only where
-  // one is not found does the full decision run, and say the value.
+  // one is not found does the full decision run, and say the value. rare_before_block: as for
+  // decide_fully.
   template <class T>
-  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, Worker& worker, ValueSet& found) const {
+  Value confirmed_value(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Worker& worker,
+                        ValueSet& found) const {
     const Value value = g[n];
     if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
     ValueSet& missing = worker.missing;
@@ -908,7 +910,16 @@ class SparseKernel final : public Kernel {
     if (missing.first_present(value) >= value) return value;
     collect_missing(g, n, 1, 0, floor, worker.marks, missing, found);
     if (missing.first_present(value) >= value) return value;
-    return decide_fully(g, n, rare_.size(), worker.scratch);
+    return decide_fully(g, n, rare_before_block, worker.scratch);
+  }
+
+  // The true value of heap n of a block, taken on speculation: confirmed_value from its known set.
+  template <class T>
+  Value confirm_speculation(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                            Worker& worker) const {
+    worker.scratch.fit(bound_);
+    worker.scratch.seen.assign(known_[n - base_]);
+    return confirmed_value(g, n, rare_before_block, worker, worker.scratch.seen);
   }
 
   // The pipeline's work (every task's time) and span: the longest path through its tasks, each
@@ -1132,7 +1143,7 @@ class SparseKernel final : public Kernel {
       for (;;) {
         if ((chain && !flow.chain_done.load(std::memory_order_relaxed) &&
              advance_chain(g, flow, rare_before_block, speculate)) ||
-            run_flow_task(g, flow, rare_before_block, worker)) {
+            run_flow_task(g, flow, worker)) {
           idle.reset();
           continue;
         }
@@ -1190,7 +1201,7 @@ class SparseKernel final : public Kernel {
   // next heap task once its group is marked, else confirmations behind the chain. Returns false
   // if none was ready.
   template <class T>
-  bool run_flow_task(const ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, Worker& worker) {
+  bool run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worker& worker) {
     if (flow.next_group.load(std::memory_order_relaxed) < flow.groups) {
       const std::uint64_t q = flow.next_group.fetch_add(1, std::memory_order_relaxed);
       if (q < flow.groups) {
@@ -1225,7 +1236,7 @@ class SparseKernel final : public Kernel {
     if (!flow.confirmations_claimed.compare_exchange_strong(first, last, std::memory_order_relaxed)) return true;
     const Ticks began = flow.timed ? begin_task() : 0;
     for (std::uint64_t k = first; k < last; ++k)
-      confirmed_[k] = decide_fully(g, speculated_[k], rare_before_block, worker.scratch);
+      confirmed_[k] = confirm_speculation(g, speculated_[k], rare_.size(), worker);
     if (flow.timed)
       flow.confirmation_took[flow.confirmation_tasks.fetch_add(1, std::memory_order_relaxed)] = {
           end_task(began), speculated_[last - 1]};
@@ -1274,13 +1285,13 @@ class SparseKernel final : public Kernel {
     RegionTicks tasks;
 #pragma omp parallel if (parallel)
     {
-      DecideScratch scratch;
+      Worker worker(bound_);
       TaskTimer timer(timed);
 #pragma omp for schedule(dynamic)  // heaps as tasks: most take a short scan, a few a long one
       for (std::size_t i = 0; i < count; ++i) {
         timer.start();
         try {
-          confirmed_[i] = decide_fully(g, speculated_[i], rare_before_block, scratch);
+          confirmed_[i] = confirm_speculation(g, speculated_[i], rare_before_block, worker);
         } catch (const MemoryReachError&) {
 #pragma omp critical(sgx_confirm_stopped)
           if (i < first_stopped) {
