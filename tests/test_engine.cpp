@@ -276,8 +276,8 @@ TEST(EngineThreadCounts, ValuesIdenticalForEveryThreadCount) {
 // is not yet known present, and confirms those values after the block; a wrong guess (a new rare
 // position) is put right and the rest of the block decided again. Wrong guesses happen among the
 // first tens of thousands of heaps: Grundy's game at 2165, 27936, 30877, 32986 and 36041, 0.6 at
-// 3076 and 20627, 0.127 (a rare mask with the heap's parity) at 7655, 0.007 at 3072. On two and
-// three threads the blocks flow: the chain stops before each new rare position and wider value,
+// 3076 and 20627, 0.127 (a rare mask with the heap's parity) at 7655, 0.007 at 3072. On more
+// than one thread the blocks flow: the chain stops before each new rare position and wider value,
 // its speculations are confirmed behind it, and the ordered part takes the rest of such a block
 // (on every game here, even at the sanitizers' sizes). The values must equal the naive kernel's
 // for every thread count.
