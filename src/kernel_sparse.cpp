@@ -268,8 +268,6 @@ class SparseKernel final : public Kernel {
            kept_values_text(prefix_end_, tail_start_, n) + ")";
   }
 
-  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
   // Computes heaps block by block until target, or until a value does not fit T (returned).
   template <class T>
   Value run(ValueVector<T>& g, std::uint64_t target) {
@@ -1238,10 +1236,8 @@ class SparseKernel final : public Kernel {
     if (const std::uint64_t h = claim_heap_task(flow); h < flow.tasks) {
       const Ticks began = flow.timed ? begin_task() : 0;
       const std::uint64_t first = h * tuning::kSparseHeapsPerTask;
-      for (std::uint64_t i = first; i < std::min(flow.heaps, first + tuning::kSparseHeapsPerTask); ++i) {
-        scan_known_pairs(g, i, base_, worker.marks, worker.missing);
-        if (flow.quick) list_candidates<T>(base_ + i);
-      }
+      run_heap_task(g, first, std::min(flow.heaps, first + tuning::kSparseHeapsPerTask), flow.quick, worker.marks,
+                    worker.missing);
       if (flow.timed) flow.task_took[h] = end_task(began);
       flow.task_done[h].store(1, std::memory_order_release);
       return true;
@@ -1295,7 +1291,7 @@ class SparseKernel final : public Kernel {
     const std::size_t count = speculated_.size();
     if (count == 0) return std::nullopt;
     confirmed_.resize(count);
-    std::size_t first_stopped = count;
+    std::size_t first_stopped = kNone;
     std::exception_ptr stopped;
     const bool parallel = count > 1;
     const bool timed = timing_tasks();
@@ -1327,6 +1323,8 @@ class SparseKernel final : public Kernel {
     if (timed) record_region(tasks, region_started, parallel);
     return first_miss(g, first_stopped, stopped);
   }
+
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
   // The lowest heap of speculated_ whose full decision (confirmed_) differs from its value, and
   // empties the list. A full decision stopped (first_stopped, by stopped) below it is rethrown.
@@ -1391,10 +1389,7 @@ class SparseKernel final : public Kernel {
 #pragma omp for schedule(dynamic, 1)
       for (std::uint64_t first = 0; first < count; first += tuning::kSparseHeapsPerTask) {
         heap_timer.start();
-        for (std::uint64_t i = first; i < std::min(count, first + tuning::kSparseHeapsPerTask); ++i) {
-          scan_known_pairs(g, i, start, marks, missing);
-          if (quick) list_candidates<T>(start + i);
-        }
+        run_heap_task(g, first, std::min(count, first + tuning::kSparseHeapsPerTask), quick, marks, missing);
         heap_timer.stop();
       }
       if (timed) {
@@ -1445,6 +1440,17 @@ class SparseKernel final : public Kernel {
     }
     if constexpr (sizeof(T) <= 2)
       if (!screened.empty()) screen_group(g, first, last);
+  }
+
+  // A heap task of the block: the own work of the heaps base_ + i, i in [first, last), before their
+  // turn: their scans and, where the ordered part decides quickly, their candidates.
+  template <class T>
+  void run_heap_task(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, bool quick, ValueMarks& marks,
+                     ValueSet& missing) {
+    for (std::uint64_t i = first; i < last; ++i) {
+      scan_known_pairs(g, i, base_, marks, missing);
+      if (quick) list_candidates<T>(base_ + i);
+    }
   }
 
   // Heap base_ + i's own part of what is known before it is decided: the screened pairs where its
