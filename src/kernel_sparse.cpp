@@ -311,9 +311,7 @@ class SparseKernel final : public Kernel {
         if (miss) {
           block_missed_ = true;
           speculate = false;
-          forget_from(g, miss->heap);
-          g.push_back(static_cast<T>(miss->value));
-          record(miss->heap, miss->value);
+          put_right(g, *miss);
           from = miss->heap + 1;
         }
         std::optional<Value> too_wide;
@@ -482,9 +480,7 @@ class SparseKernel final : public Kernel {
     for (const PipelineGroup& group : pipe.groups)
       if (group.miss) {
         quiet_blocks_ = 0;
-        forget_from(g, group.miss->heap);
-        g.push_back(static_cast<T>(group.miss->value));
-        record(group.miss->heap, group.miss->value);
+        put_right(g, *group.miss);
         break;
       }
   }
@@ -2126,6 +2122,15 @@ class SparseKernel final : public Kernel {
   void start_undo_log() {
     bound_grown_at_.clear();
     stale_since_ = mask_stale_ ? 0 : kNever;
+  }
+
+  // Puts a wrong speculation right: the values from its heap on taken back, its true value
+  // recorded in their place.
+  template <class T>
+  void put_right(ValueVector<T>& g, const Miss& miss) {
+    forget_from(g, miss.heap);
+    g.push_back(static_cast<T>(miss.value));
+    record(miss.heap, miss.value);
   }
 
   // Takes back the values from heap n on (n within the block, after start_undo_log()): as if
