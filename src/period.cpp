@@ -139,68 +139,209 @@ struct Suffix {
   std::uint64_t period = 0;
 };
 
-// The least periods of the suffixes of D up to length = last.values.size() - 1, from the prefix
-// function of R(i) = D(M-1-i), the differences read backwards: pi[i] is the longest proper border
-// of R(0..i), so the suffix of length L has least period L - pi[L-1]. The prefix function of a
-// prefix is the prefix of the prefix function, so stopping at length gives exactly the least
-// periods of the suffixes up to that length: a window over the last differences costs no exactness
-// for periods up to half its length, only memory (4 bytes a difference; the window is below 2^32).
-struct SuffixPeriods {
-  std::unique_ptr<std::uint32_t[]> pi;
-  std::uint64_t length = 0;
-  // The longest suffix holding two full periods (criterion 2), or length 0. When the true one is
-  // longer, this is its last length differences, with the same period.
-  Suffix longest_repeating;
+// Stretches of R passed over in blocks, each block's compares in a loop the compiler vectorizes.
+constexpr std::uint64_t kCompareBlock = 32;
+
+// R(i) = D(M-1-i), the differences of last read backwards from its end. A difference of two
+// values of T is held in a signed type twice as wide, so that the blocks' compares of 8- and
+// 16-bit values run in vectors of the baseline instruction set.
+template <class T>
+struct ReversedDifferences {
+  using Difference = std::conditional_t<sizeof(T) == 1, std::int16_t,
+                                        std::conditional_t<sizeof(T) == 2, std::int32_t, std::int64_t>>;
+  const T* g = nullptr;
+  std::uint64_t length = 0;  // of R: the differences within last
+
+  Difference operator()(std::uint64_t i) const { return difference(g + length - i); }
+
+  // Whether R(j) = d for some j in [i, i + kCompareBlock), i + kCompareBlock <= length.
+  bool block_holds(std::uint64_t i, Difference d) const {
+    const T* block = block_start(i);
+    unsigned hits = 0;
+    for (std::uint64_t t = 0; t < kCompareBlock; ++t) hits += difference(block + t) == d;
+    return hits != 0;
+  }
+
+  // Whether R(a + j) != R(b + j) for some j < kCompareBlock, a, b + kCompareBlock <= length.
+  bool blocks_differ(std::uint64_t a, std::uint64_t b) const {
+    const T* block_a = block_start(a);
+    const T* block_b = block_start(b);
+    unsigned misses = 0;
+    for (std::uint64_t t = 0; t < kCompareBlock; ++t) misses += difference(block_a + t) != difference(block_b + t);
+    return misses != 0;
+  }
+
+ private:
+  static Difference difference(const T* at) {
+    return static_cast<Difference>(static_cast<Difference>(at[0]) - static_cast<Difference>(at[-1]));
+  }
+  // R(i..i + kCompareBlock - 1) are the differences at block_start(i) + t, t < kCompareBlock, read
+  // forwards (t = kCompareBlock - 1 - (j - i)).
+  const T* block_start(std::uint64_t i) const { return g + length - i - (kCompareBlock - 1); }
 };
 
-// One pass; a suffix holds two periods, L >= 2 (L - pi[L-1]), when 2 pi[L-1] >= L, so the
-// longest such is the last one met.
+// One step of the prefix function pi of R, pi(i) being the longest proper border of R(0..i): pi(i)
+// from k = pi(i-1). It reads pi(j) for j < k only.
 template <class T>
-SuffixPeriods suffix_periods(const LastValues<T>& last) {
-  SuffixPeriods out;
-  const std::uint64_t length = last.values.size() - 1;
-  const T* g = last.values.data();
-  auto r = [g, length](std::uint64_t i) {
-    return static_cast<std::int64_t>(g[length - i]) - static_cast<std::int64_t>(g[length - 1 - i]);
-  };
-  auto pi = std::make_unique_for_overwrite<std::uint32_t[]>(length);
-  pi[0] = 0;
-  std::uint64_t k = 0;
-  std::uint64_t repeating = 0;  // its length
-  for (std::uint64_t i = 1; i < length; ++i) {
-    const std::int64_t c = r(i);
-    while (k > 0 && r(k) != c) k = pi[k - 1];
-    if (r(k) == c) ++k;
-    pi[i] = static_cast<std::uint32_t>(k);
-    if (2 * k >= i + 1) repeating = i + 1;
-  }
-  if (repeating > 0) out.longest_repeating = {repeating, repeating - pi[repeating - 1]};
-  out.pi = std::move(pi);
-  out.length = length;
-  return out;
+std::uint64_t next_border(const ReversedDifferences<T>& r, const std::uint32_t* pi, std::uint64_t k, std::uint64_t i) {
+  const auto c = r(i);
+  while (k > 0 && r(k) != c) k = pi[k - 1];
+  if (r(k) == c) ++k;
+  return k;
 }
 
-// The longest suffix whose period a theorem proves with these values (criterion 1), or length 0.
+// The first j >= i with R(j) = R(0), or R's length if none: where a border of 0 grows again.
 template <class T>
-Suffix longest_proven(const SuffixPeriods& periods, const LastValues<T>& last, const ProofPlan& plan) {
-  if (plan.theorem.empty()) return {};
-  const std::uint64_t n = last.end();
-  const std::uint64_t m = n - 1;
-  if (n < plan.take) return {};
-  // A proof needs k max(n0, 1) + k q + t <= n values; with n0 = m - L and q = L - pi[L-1] that
-  // asks at least k (m - pi[L-1]) + t <= n, a border of at least least_border. Without a period
-  // the borders are short, and this spares nearly every length the exact test.
-  const std::uint64_t least_border = m - std::min(m, (n - plan.take) / plan.heaps);
-  for (std::uint64_t len = periods.length; len >= 1; --len) {
-    const std::uint64_t n0 = m - len;
-    // Shorter suffixes start later and need even more values: stop.
-    if (needed_values(plan, n0, 1) > n) break;
-    const std::uint64_t border = periods.pi[len - 1];
-    if (border < least_border) continue;
-    const std::uint64_t q = len - border;
-    if (needed_values(plan, n0, q) <= n && last(n0 + q) == last(n0)) return {len, q};
+std::uint64_t next_start_of_border(const ReversedDifferences<T>& r, std::uint64_t i) {
+  const auto first = r(0);
+  while (i + kCompareBlock <= r.length && !r.block_holds(i, first)) i += kCompareBlock;
+  while (i < r.length && r(i) != first) ++i;
+  return i;
+}
+
+// How many differences from R(b) on repeat those from R(a) on (a < b): the steps by which a
+// border a of R(0..b-1) grows.
+template <class T>
+std::uint64_t common_length(const ReversedDifferences<T>& r, std::uint64_t a, std::uint64_t b) {
+  if (r(a) != r(b)) return 0;  // the usual case without a period
+  std::uint64_t s = 1;
+  while (b + s + kCompareBlock <= r.length && !r.blocks_differ(a + s, b + s)) s += kCompareBlock;
+  while (b + s < r.length && r(a + s) == r(b + s)) ++s;
+  return s;
+}
+
+// The borders pi(0), pi(1), ... that the pass over R keeps for its steps, a step from border k
+// reading pi(j) for j < k alone. The pass keeps its borders while they follow on from pi(0); it
+// stops where it passes over a stretch of borders 0 (next_start_of_border). A border longer than
+// those kept has them completed up to the pass by a second prefix function here, and so does a
+// run of growing borders longer than the gap, the pass keeping the table complete from there.
+// Without a period the borders stay short, and a window of 2^23 differences keeps a few of them
+// instead of writing 32 MiB (on a virtual machine those pages' first touch cost as much as the
+// pass). A periodic window keeps them all, completed once, within its first periods.
+template <class T>
+class KnownBorders {
+ public:
+  // Address space only: pages are touched as borders are kept.
+  explicit KnownBorders(const ReversedDifferences<T>& r)
+      : r_(r), table_(std::make_unique_for_overwrite<std::uint32_t[]>(r.length)) {}
+
+  // pi(0..count-1) for the step at i (count <= i).
+  const std::uint32_t* first(std::uint64_t count, std::uint64_t i) {
+    if (kept_ < count) complete_to(i);
+    return table_.get();
   }
-  return {};
+
+  // The pass found pi(i + s) = k + s for s < count.
+  void keep(std::uint64_t i, std::uint64_t k, std::uint64_t count) {
+    if (kept_ < i && count >= i - kept_) complete_to(i);
+    if (kept_ != i) return;
+    for (std::uint64_t s = 0; s < count; ++s) table_[i + s] = static_cast<std::uint32_t>(k + s);
+    kept_ = i + count;
+  }
+
+ private:
+  void complete_to(std::uint64_t i) {
+    for (; kept_ < i; ++kept_) {
+      const std::uint64_t border = kept_ == 0 ? 0 : next_border(r_, table_.get(), table_[kept_ - 1], kept_);
+      table_[kept_] = static_cast<std::uint32_t>(border);
+    }
+  }
+
+  const ReversedDifferences<T>& r_;
+  std::unique_ptr<std::uint32_t[]> table_;
+  std::uint64_t kept_ = 0;  // pi(0..kept_-1) are in the table
+};
+
+// Criterion 1 for the suffix of D of length len and least period q: a theorem proves its period
+// with the values in hand.
+template <class T>
+class ProofCheck {
+ public:
+  ProofCheck(const ProofPlan& plan, const LastValues<T>& last)
+      : plan_(plan), last_(last), n_(last.end()), m_(n_ - 1), possible_(!plan.theorem.empty() && n_ >= plan.take) {
+    // A proof needs k max(n0, 1) + k q + t <= n values; with n0 = m - L and q = L - pi(L-1) that
+    // asks at least k (m - pi(L-1)) + t <= n, a border of at least least_border. Without a
+    // period the borders are short, and this spares nearly every suffix the exact test.
+    if (possible_) least_border_ = m_ - std::min(m_, (n_ - plan.take) / plan.heaps);
+  }
+
+  // Whether a suffix with this border may be proven; false also for every shorter border.
+  bool may_prove(std::uint64_t border) const { return possible_ && border >= least_border_; }
+  // Whether the values in hand are enough for the proof; false also for every shorter suffix
+  // of the same period (it starts later).
+  bool enough_values(std::uint64_t len, std::uint64_t q) const { return needed_values(plan_, m_ - len, q) <= n_; }
+  // Whether its period has saltus 0.
+  bool repeats_exactly(std::uint64_t len, std::uint64_t q) const {
+    const std::uint64_t n0 = m_ - len;
+    return last_(n0 + q) == last_(n0);
+  }
+
+ private:
+  const ProofPlan& plan_;
+  const LastValues<T>& last_;
+  std::uint64_t n_;
+  std::uint64_t m_;
+  bool possible_;
+  std::uint64_t least_border_ = 0;
+};
+
+// The suffixes of D the criteria choose among (length 0 where there is none):
+struct Tails {
+  Suffix repeating;  // the longest holding two full periods (criterion 2)
+  Suffix proven;     // the longest whose period a theorem proves (criterion 1)
+};
+
+// Both in one pass over the prefix function of R: the suffix of D of length L = i + 1 has least
+// period L - pi(i), and holds two periods when 2 pi(i) >= L. The prefix function of a prefix is
+// the prefix of the prefix function, so a window over the last differences gives exactly the least
+// periods of the suffixes up to its length: it costs no exactness for periods up to half of it.
+// At most one period can be proven (two would force a common smaller one), and the longest suffix
+// with a property is the last the pass meets. The pass goes by stretches: borders of 0 until R
+// repeats R(0), runs of borders growing by one while R goes on repeating its prefix (a periodic
+// window is one such run), and single steps between them.
+template <class T>
+Tails find_tails(const LastValues<T>& last, const ProofPlan& plan) {
+  const ReversedDifferences<T> r{last.values.data(), last.values.size() - 1};
+  const ProofCheck<T> proof(plan, last);
+  KnownBorders<T> borders(r);
+  Tails tails;
+  // Steps i..i+count-1 with borders k..k+count-1: their suffixes share the period q. Two periods
+  // hold from some step of the run on, so its last step says. A proof is looked for from the last
+  // step back; a border or a count of values too small for it stays too small further back.
+  auto note = [&](std::uint64_t i, std::uint64_t k, std::uint64_t count) {
+    borders.keep(i, k, count);
+    const std::uint64_t q = i - k + 1;
+    if (2 * (k + count - 1) >= i + count) tails.repeating = {i + count, q};
+    for (std::uint64_t s = count; s-- > 0;) {
+      const std::uint64_t len = i + s + 1;
+      if (!proof.may_prove(k + s) || !proof.enough_values(len, q)) break;
+      if (proof.repeats_exactly(len, q)) {
+        tails.proven = {len, q};
+        break;
+      }
+    }
+  };
+  note(0, 0, 1);  // R(0..0) has no proper border
+  // Without a period nearly every border is 0, and a suffix of border 0 has neither two periods
+  // nor, where a proof needs a longer border, a proof: those stretches are only searched through.
+  const bool pass_zero_borders = !proof.may_prove(0);
+  std::uint64_t k = 0;  // pi(i-1)
+  for (std::uint64_t i = 1; i < r.length;) {
+    if (k == 0 && pass_zero_borders) {
+      i = next_start_of_border(r, i);
+      if (i == r.length) break;
+    }
+    if (const std::uint64_t run = common_length(r, k, i); run > 0) {
+      note(i, k + 1, run);
+      k += run;
+      i += run;
+      continue;
+    }
+    k = next_border(r, borders.first(k, i), k, i);
+    note(i, k, 1);
+    ++i;
+  }
+  return tails;
 }
 
 // Criterion 2's extra conditions (see the top of the file). saltus_allowed is false for finite
@@ -242,7 +383,7 @@ std::vector<std::uint64_t> list_exceptions(const LastValues<T>& last, const Valu
 
 // Fills found, period, saltus, preperiod and exceptions of G(0..last.end()-1). plan.theorem is
 // empty when no theorem applies (then only criterion 2 can find a period). Only the differences
-// within last are compared (see SuffixPeriods): a longer periodic tail is found from its last
+// within last are compared (see find_tails): a longer periodic tail is found from its last
 // differences, and exact_preperiod then follows it back to its start, reading the values before
 // last through read.
 template <class T>
@@ -250,10 +391,9 @@ void detect(const LastValues<T>& last, const ValueReader& read, const ProofPlan&
             PeriodResult& result) {
   const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
-  const SuffixPeriods periods = suffix_periods(last);
-  const Suffix proven = longest_proven(periods, last, plan);
-  const bool by_proof = proven.length > 0;
-  const Suffix tail = by_proof ? proven : periods.longest_repeating;
+  const Tails tails = find_tails(last, plan);
+  const bool by_proof = tails.proven.length > 0;
+  const Suffix tail = by_proof ? tails.proven : tails.repeating;
   if (tail.length == 0) return;
   const std::uint64_t p = tail.period;
   const std::int64_t s = last(m - tail.length + p) - last(m - tail.length);

@@ -320,7 +320,7 @@ inline constexpr std::uint64_t kMinMemoryLimit = std::uint64_t{128} << 20;
 // the end of a run that kept every value, the period analysis. Follows from what the rest must
 // hold; the acceptance runs of bounded memory check it.
 inline constexpr std::uint64_t kValueMemoryShare = 2;
-// Under --memory the period analysis holds its window's borders at 4 bytes a difference, and
+// Under --memory the period analysis holds its window's borders at up to 4 bytes a difference, and
 // perhaps the window's values too (4 bytes each, when the tail kept does not hold them): a window
 // of 1/kAnalysisMemoryShare of the values' memory (or kPeriodWindow, whichever is less) keeps both
 // within the half of the limit that is not for the values. Follows from those sizes; not timed.

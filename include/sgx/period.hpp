@@ -45,8 +45,8 @@ struct PeriodResult {
   friend bool operator==(const PeriodResult&, const PeriodResult&) = default;
 };
 
-// How many of the last differences the analysis compares at most: their borders take 4 bytes
-// each (32 MiB), and so does each of the values it reads from a file rather than memory (see
+// How many of the last differences the analysis compares at most: their borders take up to 4
+// bytes each (32 MiB, for a periodic window; a few without a period), and so does each of the values it reads from a file rather than memory (see
 // analyze_period), so that a run of any length is analysed in a few tens of megabytes besides its
 // values. Periods up to half of this (4194304) are found as with every difference compared;
 // preperiods of any length are found exactly.
