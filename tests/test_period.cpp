@@ -534,6 +534,89 @@ TEST(PeriodPlainValues, EnoughRepetitionsAndNoMore) {
   EXPECT_FALSE(found_with_tail(300, 10, 99, 10));
 }
 
+// The repeating tail by its definition, for short sequences: the least period of every suffix of
+// the differences by direct comparison, the longest suffix holding two periods, then the
+// preperiod, saltus and the criterion's extra conditions (a quarter of the values, sixteen
+// relations) as period.cpp states them, any saltus allowed.
+struct DefinedTail {
+  bool found = false;
+  std::uint64_t period = 0;
+  std::uint64_t preperiod = 0;
+  std::int64_t saltus = 0;
+};
+
+DefinedTail tail_by_definition(const std::vector<Value>& g) {
+  const std::uint64_t n = g.size();
+  const std::uint64_t m = n - 1;  // differences D(0..m-1)
+  auto d = [&](std::uint64_t i) { return static_cast<std::int64_t>(g[i + 1]) - static_cast<std::int64_t>(g[i]); };
+  auto least_period = [&](std::uint64_t length) {  // of D(m - length..m - 1)
+    for (std::uint64_t p = 1; p < length; ++p) {
+      bool holds = true;
+      for (std::uint64_t j = m - length; j + p < m && holds; ++j) holds = d(j) == d(j + p);
+      if (holds) return p;
+    }
+    return length;
+  };
+  DefinedTail tail;
+  std::uint64_t longest = 0, p = 0;
+  for (std::uint64_t length = 1; length <= m; ++length)
+    if (const std::uint64_t q = least_period(length); length >= 2 * q) {
+      longest = length;
+      p = q;
+    }
+  if (longest == 0) return tail;
+  const std::int64_t s = static_cast<std::int64_t>(g[m - longest + p]) - static_cast<std::int64_t>(g[m - longest]);
+  std::uint64_t n0 = 0;
+  for (std::uint64_t i = n - p; i-- > 0;)
+    if (static_cast<std::int64_t>(g[i + p]) - static_cast<std::int64_t>(g[i]) != s) {
+      n0 = i + 1;
+      break;
+    }
+  tail.found = 4 * (n - n0) >= n && n - n0 >= p + 16;
+  if (tail.found) tail = {true, p, n0, s};
+  return tail;
+}
+
+// Sequences whose differences give the pass every kind of stretch: long runs of border 0, borders
+// growing over many compare blocks, repeats of the first differences broken off, small alphabets
+// where borders rise and fall at every step. Every width of storage the values fit.
+TEST(PeriodPlainValues, TailsAsTheirDefinitionGivesThem) {
+  int found = 0;
+  for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t n = 3 + rng() % 260;
+    const int kind = static_cast<int>(seed % 4);
+    const Value alphabet = kind == 0 ? 2 + static_cast<Value>(rng() % 3) : 200;
+    // Periods about the pass's compare blocks of 32 differences, and any others.
+    const std::uint64_t near_blocks[] = {31, 32, 33, 63, 64, 65};
+    const std::uint64_t p = seed % 3 == 0 ? std::min(near_blocks[rng() % 6], 1 + n / 3) : 1 + rng() % (1 + n / 3);
+    const std::uint64_t n0 = rng() % n;
+    const Value saltus = kind == 3 ? static_cast<Value>(rng() % 3) : 0;
+    std::vector<Value> block(p);
+    for (Value& v : block) v = static_cast<Value>(rng() % alphabet);
+    std::vector<Value> g(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const bool in_tail = kind != 0 && i >= n0;
+      g[i] = in_tail ? block[(i - n0) % p] + saltus * static_cast<Value>((i - n0) / p) : static_cast<Value>(rng() % alphabet);
+      if (kind == 2 && rng() % 40 == 0) g[i] = static_cast<Value>(rng() % alphabet);  // a tail broken here and there
+    }
+    const DefinedTail expected = tail_by_definition(g);
+    found += expected.found;
+    std::vector<PeriodResult> results{sgx::find_additive_period(std::span<const std::uint32_t>(g))};
+    if (*std::max_element(g.begin(), g.end()) < 256)
+      results.push_back(sgx::find_additive_period(std::span<const std::uint8_t>(narrowed<std::uint8_t>(g))));
+    for (const PeriodResult& r : results) {
+      EXPECT_EQ(r.found, expected.found) << "seed " << seed;
+      if (!r.found || !expected.found) continue;
+      EXPECT_EQ(r.period, expected.period) << "seed " << seed;
+      EXPECT_EQ(r.preperiod, expected.preperiod) << "seed " << seed;
+      EXPECT_EQ(r.saltus, expected.saltus) << "seed " << seed;
+    }
+  }
+  EXPECT_GT(found, 40);
+  EXPECT_LT(found, 200);
+}
+
 TEST(PeriodPlainValues, NegativeSaltusAndTinyInputs) {
   std::vector<std::uint16_t> falling;
   for (int i = 0; i < 200; ++i) falling.push_back(static_cast<std::uint16_t>(1000 - 5 * (i / 2) + i % 2));
