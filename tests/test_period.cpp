@@ -597,7 +597,8 @@ TEST(PeriodPlainValues, TailsAsTheirDefinitionGivesThem) {
     std::vector<Value> g(n);
     for (std::uint64_t i = 0; i < n; ++i) {
       const bool in_tail = kind != 0 && i >= n0;
-      g[i] = in_tail ? block[(i - n0) % p] + saltus * static_cast<Value>((i - n0) / p) : static_cast<Value>(rng() % alphabet);
+      g[i] = in_tail ? block[(i - n0) % p] + saltus * static_cast<Value>((i - n0) / p)
+                     : static_cast<Value>(rng() % alphabet);
       if (kind == 2 && rng() % 40 == 0) g[i] = static_cast<Value>(rng() % alphabet);  // a tail broken here and there
     }
     const DefinedTail expected = tail_by_definition(g);
