@@ -1113,10 +1113,12 @@ class SparseKernel final : public Kernel {
       quick = is_quick;
       screening = is_screening;
       timed = is_timed;
-      for (std::uint64_t q = 0; q < groups; ++q) group_marked[q].store(0, std::memory_order_relaxed);
+      for (std::uint64_t q = 0; q < groups; ++q) {
+        group_marked[q].store(0, std::memory_order_relaxed);
+        tasks_claimed[q].store(0, std::memory_order_relaxed);
+      }
       for (std::uint64_t h = 0; h < tasks; ++h) task_done[h].store(0, std::memory_order_relaxed);
       next_group.store(0, std::memory_order_relaxed);
-      for (std::uint64_t q = 0; q < groups; ++q) tasks_claimed[q].store(0, std::memory_order_relaxed);
       confirmations_claimed.store(0, std::memory_order_relaxed);
       confirmations_done.store(0, std::memory_order_relaxed);
       chained = 0;
