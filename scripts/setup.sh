@@ -15,7 +15,7 @@ set -euo pipefail
 BUILD_PACKAGES=(
   build-essential cmake ninja-build git pkg-config ca-certificates
   libboost-dev libboost-program-options-dev
-  libhdf5-dev hdf5-tools
+  libhdf5-dev hdf5-tools zlib1g-dev
   nlohmann-json3-dev
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev

@@ -27,6 +27,7 @@
 
 #include "sgx/sequence.hpp"
 #include "sgx/store.hpp"
+#include "store_chunks.hpp"
 
 namespace sgx::hdf5 {
 
@@ -140,9 +141,9 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
 // and it fits HDF5's default 1 MiB chunk cache. Never longer than the data (at least 1).
 hsize_t chunk_length(hsize_t n, std::size_t value_bytes);
 
-// A dataset of shape dims, chunks of shape chunk: chunked, shuffled (wide types compress much
-// better), deflate level 1 (fast), and Fletcher-32 last so the checksum covers the bytes as they
-// lie on disk. A 1-D dataset may grow (unlimited), so zero length works too.
+// A dataset of shape dims, chunks of shape chunk (whole rows): chunked, shuffled (wide types
+// compress much better), deflated, and Fletcher-32 last so the checksum covers the bytes as they lie
+// on disk (store_chunks.hpp). A 1-D dataset may grow (unlimited), so zero length works too.
 template <class T>
 void write_array(hid_t parent, const char* name, const T* data, const std::vector<hsize_t>& dims,
                  const std::vector<hsize_t>& chunk) {
@@ -152,16 +153,11 @@ void write_array(hid_t parent, const char* name, const T* data, const std::vecto
   auto space = checked(H5Screate_simple(rank, dims.data(), rank == 1 ? &unlimited : nullptr), H5Sclose, where);
   auto dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where);
   check(H5Pset_chunk(dcpl, rank, chunk.data()), where);
-  if (sizeof(T) > 1) check(H5Pset_shuffle(dcpl), where);
-  check(H5Pset_deflate(dcpl, 1), where);
-  check(H5Pset_fletcher32(dcpl), where);
+  set_filters(dcpl, sizeof(T), where);
   auto dset = checked(H5Dcreate2(parent, name, H5Type<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
                       H5Dclose, where);
-  hsize_t count = 1;
-  for (hsize_t d : dims) count *= d;
-  if (count > 0) check(H5Dwrite(dset, H5Type<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data), where);
-  // Chunks wait in the chunk cache until this close: a failure to store them shows up only here
-  // (unchecked, HDF5 would drop them and the values would read back as zeros).
+  write_chunks(dset, data, sizeof(T), dims, chunk, where);
+  // The chunk index is written at this close: a failure to store it shows up only here.
   check(H5Dclose(dset.release()), where);
 }
 
