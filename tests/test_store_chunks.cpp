@@ -90,7 +90,8 @@ TEST(StoreChunks, Fletcher32IsTheChecksumHdf5Verifies) {
 // Values written by write_array come back through HDF5's own pipeline as they were, whatever
 // their width, with a partial last chunk, in rows of two dimensions, and empty.
 template <class T>
-void expect_read_back(const std::vector<T>& values, const std::vector<hsize_t>& dims, const std::vector<hsize_t>& chunk) {
+void expect_read_back(const std::vector<T>& values, const std::vector<hsize_t>& dims,
+                      const std::vector<hsize_t>& chunk) {
   auto file = memory_file();
   write_array(file, "data", values.data(), dims, chunk);
   Handle dset(H5Dopen2(file, "data", H5P_DEFAULT), H5Dclose);
