@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
-#include <cstring>
 #include <stdexcept>
 
 #include "store_hdf5.hpp"
@@ -57,7 +56,8 @@ class Deflater {
 };
 
 // HDF5's shuffle of one chunk of values: byte b of every value together, b = 0 (the least
-// significant, as the file is little-endian) first. values is the chunk's full length.
+// significant, as the file is little-endian) first. values is the chunk's full length, the values
+// past present zeros. For 1-byte values, a copy padded with zeros.
 void shuffle(const unsigned char* data, std::size_t present, std::size_t values, std::size_t value_bytes,
              unsigned char* out) {
   for (std::size_t b = 0; b < value_bytes; ++b) {
@@ -119,6 +119,7 @@ void write_chunks(hid_t dset, const void* data, std::size_t value_bytes, const s
 
   const auto* bytes = static_cast<const unsigned char*>(data);
   Deflater deflater(where);
+  // 1-byte values are deflated where they lie, but for a partial last chunk (padded by shuffle).
   std::vector<unsigned char> filtered(value_bytes > 1 || total_values % chunk_values != 0 ? chunk_bytes : 0);
   std::vector<unsigned char> stored(deflater.bound(chunk_bytes) + 4);
   std::vector<hsize_t> offset(dims.size(), 0);
@@ -126,12 +127,8 @@ void write_chunks(hid_t dset, const void* data, std::size_t value_bytes, const s
     const std::size_t present = std::min(chunk_values, total_values - first);
     const unsigned char* chunk_start = bytes + first * value_bytes;
     const unsigned char* to_deflate = chunk_start;
-    if (value_bytes > 1) {
+    if (value_bytes > 1 || present < chunk_values) {
       shuffle(chunk_start, present, chunk_values, value_bytes, filtered.data());
-      to_deflate = filtered.data();
-    } else if (present < chunk_values) {
-      std::memcpy(filtered.data(), chunk_start, present);
-      std::fill(filtered.begin() + static_cast<std::ptrdiff_t>(present), filtered.end(), 0);
       to_deflate = filtered.data();
     }
     std::size_t length = deflater.deflate_into(to_deflate, chunk_bytes, stored.data(), stored.size() - 4);

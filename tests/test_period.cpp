@@ -572,8 +572,7 @@ DefinedTail tail_by_definition(const std::vector<Value>& g) {
       n0 = i + 1;
       break;
     }
-  tail.found = 4 * (n - n0) >= n && n - n0 >= p + 16;
-  if (tail.found) tail = {true, p, n0, s};
+  if (4 * (n - n0) >= n && n - n0 >= p + 16) tail = {true, p, n0, s};
   return tail;
 }
 
