@@ -348,8 +348,11 @@ void copy_side_by_side(const T* source, std::uint64_t count, T* target, WorkSpan
 // (period.cpp) cannot be shared out, and a run's looks took 0.07 s of its 0.1 s on one thread (0.6
 // to 2^24). It reads a copy of the last values, which the kernels cannot move (a wider value moves
 // them all) and which is all a look reads unless it sees a period: then it says so, and the look is
-// made again on the values themselves. Its result is taken at a later step, so the run may pass n
-// before a period proven at n fills the rest; the values are the same.
+// made again on the values themselves. It does not search the values before its copy for periods
+// longer than half the window (LongPeriods::Skipped): such a period is found by the look that ends
+// the run, which reads every value, and only the shortcut of filling from it is missed. Its result
+// is taken at a later step, so the run may pass n before a period proven at n fills the rest; the
+// values are the same.
 struct Engine::LookBeside {
   struct Outcome {
     PeriodResult look;
@@ -363,10 +366,8 @@ struct Engine::LookBeside {
 void Engine::start_look_beside(std::uint64_t n) {
   look_beside_ = std::make_unique<LookBeside>();
   look_beside_->n = n;
-  // As many as the look reads (period.cpp): the window's differences and one more value.
-  const std::uint64_t window =
-      std::clamp<std::uint64_t>(options_.period_window, 2, std::numeric_limits<std::uint32_t>::max());
-  const std::uint64_t first = n - std::min(n, window + 1);
+  // As many as the look reads at random (period.cpp): the window's differences and one more value.
+  const std::uint64_t first = n - period_window_values(n, options_.period_window);
   values_.visit([&](const auto& g) {
     using T = typename std::decay_t<decltype(g)>::value_type;
     std::unique_ptr<T[]> last = std::make_unique_for_overwrite<T[]>(n - first);
@@ -383,7 +384,7 @@ void Engine::start_look_beside(std::uint64_t n) {
         }
         std::copy(last.get() + (from - first), last.get() + (to - first), out);
       };
-      outcome.look = analyze_period(n, read, rules, window);
+      outcome.look = analyze_period(n, read, rules, window, LongPeriods::Skipped);
       outcome.took = end_task(began);
       return outcome;
     });

@@ -1,4 +1,6 @@
 #include "sgx/period.hpp"
+#include "period_long.hpp"
+#include "period_search.hpp"
 #include "tuning.hpp"
 
 #include <algorithm>
@@ -41,19 +43,22 @@ namespace sgx {
 
 namespace {
 
+using period_search::LastValues;
+using period_search::LongPeriodSearch;
+using period_search::needed_values;
+using period_search::ProofPlan;
+using period_search::saltus_of;
+using period_search::ScanValues;
+using period_search::shift_tail;
+using period_search::Suffix;
+using period_search::Tails;
+
 // Criterion 2 (see the top of the file): relations a repeating tail must show, and 1 / its share.
 constexpr std::uint64_t kMinRelations = 16;
 constexpr std::uint64_t kMinShareInverse = 4;
 
 // Only the first exceptions are listed; a preperiod of millions is summarised by n0 alone.
 constexpr std::size_t kMaxExceptions = 10000;
-
-// What the proof bound needs from the rules, looked up once.
-struct ProofPlan {
-  std::string theorem;
-  std::uint64_t heaps = 1;  // k: most heaps a move leaves (1 for games without splits or moves)
-  std::uint64_t take = 0;   // t: largest take
-};
 
 ProofPlan plan_for(const Rules& rules) {
   ProofPlan plan;
@@ -74,70 +79,7 @@ ProofPlan plan_for(const Rules& rules) {
 // "prove" period 1 from 0. (A search over all codes of up to three octal digits, and two
 // hexadecimal ones, found no failure of the bound as used here.)
 // For k = 1 this is the subtraction window max(n0, 1) + p + t; for k = 2 it is Guy-Smith's
-// 2 n0 + 2 p + t.
-std::uint64_t needed_values(const ProofPlan& plan, std::uint64_t preperiod, std::uint64_t period) {
-  const std::uint64_t start = std::max<std::uint64_t>(preperiod, 1);
-  return plan.heaps * start + plan.heaps * period + plan.take;
-}
-
-// The analysis reads the values in two ways, so that it never needs them all in memory:
-//   - the prefix function and the choice of the tail read the last window + 1 values, G(n - L..n-1)
-//     with L = min(n, window + 1), at random: LastValues, a view of values in memory (no copy) or,
-//     for values on disk, one buffer read once;
-//   - the backward check for n0 and the list of exceptions run over every value once or twice:
-//     ScanValues, which reads the values outside the last ones a block at a time.
-// Both give exactly the values a whole sequence in memory gives, so the result is the same.
-
-// Values read through a ValueReader at a time: enough for a read to cost little per value, few
-// enough that the blocks are nothing beside the window.
-constexpr std::uint64_t kReadBlock = std::uint64_t{1} << 18;
-
-// G(first..first + values.size() - 1), the last values of a sequence of first + values.size().
-template <class T>
-struct LastValues {
-  std::span<const T> values;
-  std::uint64_t first = 0;
-  std::int64_t operator()(std::uint64_t n) const { return static_cast<std::int64_t>(values[n - first]); }
-  std::uint64_t end() const { return first + values.size(); }
-};
-
-// G(i) for a scan that moves one way through the values: from the last values where they hold it,
-// else from a block of kReadBlock values read through read, the one that holds i and the values
-// the scan asks for next.
-template <class T>
-class ScanValues {
- public:
-  enum class Direction { Forward, Backward };
-  ScanValues(const LastValues<T>& last, const ValueReader& read, Direction direction)
-      : last_(last), read_(read), direction_(direction) {}
-
-  std::int64_t operator()(std::uint64_t i) {
-    if (i >= last_.first) return last_(i);
-    if (i < block_first_ || i - block_first_ >= block_.size()) load(i);
-    return static_cast<std::int64_t>(block_[i - block_first_]);
-  }
-
- private:
-  void load(std::uint64_t i) {
-    const std::uint64_t from = direction_ == Direction::Forward ? i : i + 1 - std::min(i + 1, kReadBlock);
-    const std::uint64_t to = std::min(from + kReadBlock, last_.first);
-    block_.resize(to - from);
-    read_(from, to, block_.data());
-    block_first_ = from;
-  }
-
-  const LastValues<T>& last_;
-  const ValueReader& read_;
-  Direction direction_;
-  std::vector<Value> block_;
-  std::uint64_t block_first_ = 0;
-};
-
-// A suffix of D: its length L and least period.
-struct Suffix {
-  std::uint64_t length = 0;
-  std::uint64_t period = 0;
-};
+// 2 n0 + 2 p + t. needed_values (period_search.hpp) computes it.
 
 // Stretches of R passed over in blocks, each block's compares in a loop the compiler vectorizes.
 constexpr std::uint64_t kCompareBlock = 32;
@@ -285,12 +227,6 @@ class ProofCheck {
   std::uint64_t least_border_ = 0;
 };
 
-// The suffixes of D the criteria choose among (length 0 where there is none):
-struct Tails {
-  Suffix repeating;  // the longest holding two full periods (criterion 2)
-  Suffix proven;     // the longest whose period a theorem proves (criterion 1)
-};
-
 // Both in one pass over the prefix function of R: the suffix of D of length L = i + 1 has least
 // period L - pi(i), and holds two periods when 2 pi(i) >= L. The prefix function of a prefix is
 // the prefix of the prefix function, so a window over the last differences gives exactly the least
@@ -353,16 +289,6 @@ bool worth_reporting(std::uint64_t n, std::uint64_t preperiod, std::uint64_t per
   return saltus == 0 || saltus_allowed;
 }
 
-// Last n with G(n+p) != G(n) + s, plus one: the preperiod by its definition. One backward pass.
-template <class T>
-std::uint64_t exact_preperiod(const LastValues<T>& last, const ValueReader& read, std::uint64_t p, std::int64_t s) {
-  ScanValues<T> low(last, read, ScanValues<T>::Direction::Backward);
-  ScanValues<T> high(last, read, ScanValues<T>::Direction::Backward);
-  for (std::uint64_t n = last.end() - p; n-- > 0;)
-    if (high(n + p) - low(n) != s) return n + 1;
-  return 0;
-}
-
 // The positions n < n0 whose value breaks the pattern of the tail: G(n) != G(r) - k s, r = n + k p
 // being the first position of n's residue class in the tail. This is the Winning Ways list
 // (0.137: 0 14 16 17 31 34 51); comparing with G(n + p) alone would miss 17 (G(17) = G(51), but
@@ -381,23 +307,40 @@ std::vector<std::uint64_t> list_exceptions(const LastValues<T>& last, const Valu
   return out;
 }
 
+// The window's tails reach back to its first difference when the values repeat all through it:
+// followed back to their exact start, reading the values before the window through read.
+template <class T>
+void extend_past_window(const LastValues<T>& last, const ValueReader& read, Tails& tails) {
+  const std::uint64_t window = last.values.size() - 1;
+  if (last.first == 0) return;  // the window holds every difference
+  const std::uint64_t holds_from = last.end() - 1 - window;
+  if (tails.repeating.length == window) tails.repeating = shift_tail(last, read, tails.repeating.period, holds_from);
+  // Usually the same tail (a proof holds two periods): followed once.
+  if (tails.proven.length == window)
+    tails.proven = tails.proven.period == tails.repeating.period
+                       ? tails.repeating
+                       : shift_tail(last, read, tails.proven.period, holds_from);
+}
+
 // Fills found, period, saltus, preperiod and exceptions of G(0..last.end()-1). plan.theorem is
-// empty when no theorem applies (then only criterion 2 can find a period). Only the differences
-// within last are compared (see find_tails): a longer periodic tail is found from its last
-// differences, and exact_preperiod then follows it back to its start, reading the values before
-// last through read.
+// empty when no theorem applies (then only criterion 2 can find a period). The prefix function
+// compares the differences within last (find_tails): periods up to half of them, and tails that
+// begin before them followed back to their start. Longer periods are looked for over the values
+// before last (period_long.hpp), read through read.
 template <class T>
 void detect(const LastValues<T>& last, const ValueReader& read, const ProofPlan& plan, bool saltus_allowed,
-            PeriodResult& result) {
+            PeriodResult& result, LongPeriods long_periods = LongPeriods::Searched) {
   const std::uint64_t n = last.end();
   const std::uint64_t m = n - 1;
-  const Tails tails = find_tails(last, plan);
+  Tails tails = find_tails(last, plan);
+  extend_past_window(last, read, tails);
+  if (long_periods == LongPeriods::Searched) LongPeriodSearch<T>(last, read, plan, tails).run();
   const bool by_proof = tails.proven.length > 0;
   const Suffix tail = by_proof ? tails.proven : tails.repeating;
   if (tail.length == 0) return;
   const std::uint64_t p = tail.period;
-  const std::int64_t s = last(m - tail.length + p) - last(m - tail.length);
-  const std::uint64_t n0 = exact_preperiod(last, read, p, s);
+  const std::int64_t s = saltus_of(last, read, p);
+  const std::uint64_t n0 = m - tail.length;
   if (!by_proof && !worth_reporting(n, n0, p, s, saltus_allowed)) return;
   result.found = true;
   result.period = p;
@@ -406,18 +349,11 @@ void detect(const LastValues<T>& last, const ValueReader& read, const ProofPlan&
   result.exceptions = list_exceptions(last, read, p, s, n0);
 }
 
-// How many of the last values a window of differences reads: window + 1, at most n, at least 3
-// when there are (two differences are the least anything is found in), and below 2^32.
-std::uint64_t last_count(std::uint64_t n, std::uint64_t window) {
-  const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max();
-  return std::min(n, std::clamp<std::uint64_t>(window, 2, limit) + 1);
-}
-
 // detect for values all in memory (no copy of them is made).
 template <class T>
 void detect_in_memory(std::span<const T> g, const ProofPlan& plan, bool saltus_allowed, std::uint64_t window,
                       PeriodResult& result) {
-  const std::uint64_t count = last_count(g.size(), window);
+  const std::uint64_t count = period_window_values(g.size(), window);
   const LastValues<T> last{g.last(count), g.size() - count};
   const ValueReader read = [g](std::uint64_t from, std::uint64_t to, Value* out) {
     std::copy(g.begin() + static_cast<std::ptrdiff_t>(from), g.begin() + static_cast<std::ptrdiff_t>(to), out);
@@ -427,12 +363,12 @@ void detect_in_memory(std::span<const T> g, const ProofPlan& plan, bool saltus_a
 
 // detect for values read through read: the last ones are read once into a buffer.
 void detect_from_reader(std::uint64_t n, const ValueReader& read, const ProofPlan& plan, bool saltus_allowed,
-                        std::uint64_t window, PeriodResult& result) {
-  const std::uint64_t count = last_count(n, window);
+                        std::uint64_t window, PeriodResult& result, LongPeriods long_periods = LongPeriods::Searched) {
+  const std::uint64_t count = period_window_values(n, window);
   std::vector<Value> buffer(count);
   read(n - count, n, buffer.data());
   const LastValues<Value> last{std::span<const Value>(buffer), n - count};
-  detect(last, read, plan, saltus_allowed, result);
+  detect(last, read, plan, saltus_allowed, result, long_periods);
 }
 
 template <class T>
@@ -465,6 +401,11 @@ PeriodResult analyze_game(std::uint64_t n, const Rules& rules, Detect detect_val
 }
 
 }  // namespace
+
+std::uint64_t period_window_values(std::uint64_t n, std::uint64_t window) {
+  const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max();
+  return std::min(n, std::clamp<std::uint64_t>(window, kMinPeriodWindow, limit) + 1);
+}
 
 PeriodResult find_additive_period(std::span<const std::uint8_t> values) { return additive_period_of(values); }
 PeriodResult find_additive_period(std::span<const std::uint16_t> values) { return additive_period_of(values); }
@@ -519,7 +460,7 @@ PeriodResult analyze_period(const Sequence& values, const ValueReader& read_rele
   const ValueReader read = held_or_released(values, read_released);
   return analyze_game(n, rules, [&](const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
     // The last values are viewed where memory holds them all (a bounded run's tail), else read.
-    const std::uint64_t count = last_count(n, window);
+    const std::uint64_t count = period_window_values(n, window);
     if (values.tail_start() > n - count) return detect_from_reader(n, read, plan, saltus_allowed, window, result);
     values.visit([&](const auto& g) {
       using T = typename std::decay_t<decltype(g)>::value_type;
@@ -529,9 +470,10 @@ PeriodResult analyze_period(const Sequence& values, const ValueReader& read_rele
   });
 }
 
-PeriodResult analyze_period(std::uint64_t n, const ValueReader& read, const Rules& rules, std::uint64_t window) {
+PeriodResult analyze_period(std::uint64_t n, const ValueReader& read, const Rules& rules, std::uint64_t window,
+                            LongPeriods long_periods) {
   return analyze_game(n, rules, [&](const ProofPlan& plan, bool saltus_allowed, PeriodResult& result) {
-    detect_from_reader(n, read, plan, saltus_allowed, window, result);
+    detect_from_reader(n, read, plan, saltus_allowed, window, result, long_periods);
   });
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // Eventual (arithmetic) periodicity of a nim-sequence, and its proof where a theorem allows.
 //
-// Detection is one O(N) pass: the first differences D(n) = G(n+1) - G(n) are periodic from n0
+// Detection is exact and O(N): the first differences D(n) = G(n+1) - G(n) are periodic from n0
 // with period p exactly when G(n + p) = G(n) + s for n >= n0, s being the sum of D over one
-// period (the saltus; 0 for ordinary periodicity). The least period of every suffix of D comes
-// from one prefix-function pass over D reversed.
+// period (the saltus; 0 for ordinary periodicity). The least period of every suffix of the last
+// differences comes from one prefix-function pass over them reversed; periods longer than half of
+// them from a rolling hash of the last differences streamed over the values before, each candidate
+// confirmed by comparing the values (period.cpp, period_long.hpp).
 //
 // Proofs (docs/THEORY.md section 3), named in PeriodResult::applicable_theorem (and in theorem
 // once proven), each needing the values G(0 .. B-1) with n0' = max(n0, 1) and t the largest take:
@@ -45,20 +47,33 @@ struct PeriodResult {
   friend bool operator==(const PeriodResult&, const PeriodResult&) = default;
 };
 
-// How many of the last differences the analysis compares at most: their borders take up to 4
-// bytes each (32 MiB, for a periodic window; a few without a period), and so does each of the values it reads from a file rather than memory (see
-// analyze_period), so that a run of any length is analysed in a few tens of megabytes besides its
-// values. Periods up to half of this (4194304) are found as with every difference compared;
-// preperiods of any length are found exactly.
-inline constexpr std::uint64_t kPeriodWindow = std::uint64_t{1} << 23;
+// How many of the last differences the prefix-function pass compares at most. Their borders take
+// up to 4 bytes each (16 MiB, for a periodic window; a few without a period), and so does each of
+// the values it reads from a file rather than memory (see analyze_period). Periods up to half of
+// it are found by that pass; longer ones by a search over the values before it that holds a few
+// blocks of values at a time (period_long.hpp), so that a period of any length is found in a few
+// tens of megabytes besides the values. Less under run_octal --memory, never below
+// kMinPeriodWindow (the longer search looks for the last half window's differences again).
+inline constexpr std::uint64_t kPeriodWindow = std::uint64_t{1} << 22;
+inline constexpr std::uint64_t kMinPeriodWindow = 128;
 
-// Analyses G(0..values.size()-1) of the game with these rules, comparing at most window of the
-// last differences (tests pass a small window; see kPeriodWindow). The values are read where they
-// are, never copied; a sequence with a released middle is refused (std::logic_error): see below.
+// How many of the last values an analysis of n values with this window reads at random (window + 1
+// within its bounds, at most n): what a caller that hands it a copy of the last values must copy.
+std::uint64_t period_window_values(std::uint64_t n, std::uint64_t window);
+
+// Whether an analysis searches the values before its window for periods longer than half of it.
+// Skipped only by a look that must not read those values (Engine's look beside the kernels).
+enum class LongPeriods { Searched, Skipped };
+
+// Analyses G(0..values.size()-1) of the game with these rules: every eventual period the values
+// show (at least two full periods after the preperiod, or one that a theorem proves), the least of
+// the longest tail, whatever its length. window only trades memory for time (tests pass a small one
+// to cross the two searches' border). The values are read where they are, never copied; a sequence
+// with a released middle is refused (std::logic_error): see below.
 PeriodResult analyze_period(const Sequence& values, const Rules& rules, std::uint64_t window = kPeriodWindow);
 
 // The same analysis, for values that are not all in memory. It reads the last window + 1 values
-// at random and every value once or twice in order, a block of 2^18 at a time, so that it holds
+// at random and every value a few times in order, a block of 2^18 at a time, so that it holds
 // neither the whole sequence nor a second copy of it.
 // The values it does not hold come through a ValueReader (sequence.hpp).
 // A bounded run's values (run_octal --memory): those held from memory, the released middle through
@@ -68,7 +83,7 @@ PeriodResult analyze_period(const Sequence& values, const ValueReader& read_rele
 // G(0..n-1) read through read alone (a run file): the last window + 1 values once into a buffer
 // of 4 bytes each, the rest in blocks.
 PeriodResult analyze_period(std::uint64_t n, const ValueReader& read, const Rules& rules,
-                            std::uint64_t window = kPeriodWindow);
+                            std::uint64_t window = kPeriodWindow, LongPeriods long_periods = LongPeriods::Searched);
 
 // The additive period of values that are not a heap game's sequence (a row of a two-dimensional
 // table, say), found by repetition alone: criterion 2 of period.cpp, a tail of two full periods plus
