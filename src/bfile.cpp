@@ -15,9 +15,6 @@ namespace {
   throw BfileError("cannot write the b-file " + path + ": " + why);
 }
 
-// Values read at a time: some 2 MB of text a block.
-constexpr std::uint64_t kReadBlock = std::uint64_t{1} << 18;
-
 void append_number(std::string& out, std::uint64_t value) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
@@ -34,10 +31,10 @@ void write_bfile(const std::string& path, const std::string& game, std::uint64_t
     file.write("# G(n), n = 0.." + std::to_string(n == 0 ? 0 : n - 1) +
                ": the Sprague-Grundy values (nim-sequence) of the heap game " + game + "\n" +
                "# offset 0: the first line is G(0)\n" + "# written by sgx " + program + "\n");
-    std::vector<Value> block(std::min(n, kReadBlock));
+    std::vector<Value> block(std::min(n, kValueReadBlock));
     std::string text;
-    for (std::uint64_t from = 0; from < n; from += kReadBlock) {
-      const std::uint64_t count = std::min(n - from, kReadBlock);
+    for (std::uint64_t from = 0; from < n; from += kValueReadBlock) {
+      const std::uint64_t count = std::min(n - from, kValueReadBlock);
       read(from, from + count, block.data());
       text.clear();
       for (std::uint64_t i = 0; i < count; ++i) {

@@ -142,14 +142,6 @@ SparseStats StatsCounter::stats(SplitTakeParity splits) const {
   return stats;
 }
 
-namespace {
-
-// Values read through a ValueReader at a time by compute_stats: a read costs little per value, and
-// the block little memory.
-constexpr std::uint64_t kStatsReadBlock = std::uint64_t{1} << 18;
-
-}  // namespace
-
 SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
   StatsCounter counter;
   counter.add(values, values.size());
@@ -157,10 +149,10 @@ SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
 }
 
 SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
-  std::vector<Value> block(std::min(n, kStatsReadBlock));
+  std::vector<Value> block(std::min(n, kValueReadBlock));
   StatsCounter counter;
-  for (std::uint64_t from = 0; from < n; from += kStatsReadBlock) {
-    const std::uint64_t count = std::min(n - from, kStatsReadBlock);
+  for (std::uint64_t from = 0; from < n; from += kValueReadBlock) {
+    const std::uint64_t count = std::min(n - from, kValueReadBlock);
     read(from, from + count, block.data());
     counter.add(block.data(), from, count);
   }

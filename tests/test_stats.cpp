@@ -262,21 +262,28 @@ TEST(StatsCompute, SameResultForEveryStorageWidth) {
 }
 
 // The statistics of values read a block at a time (a run file, sg_period) are those of the values
-// in memory: several blocks of 2^18, a last rare position blocks before the end, a mask with the
-// heap's parity, and the edge sizes.
+// in memory: several blocks, a last rare position blocks before the end, a mask with the heap's
+// parity, and the edge sizes.
 TEST(StatsCompute, ReadInBlocksAsInMemory) {
   std::mt19937_64 rng(77);
-  // Odd values but for an even one at every 1000th position below 250000: mask 1, the last rare
-  // position in the first block.
-  std::vector<Value> sparse(700'000);
+  const std::uint64_t block = sgx::kValueReadBlock;
+  // Odd values but for an even one at every 1000th position in the first block (below
+  // rare_below): mask 1, the last rare position in the first block of three.
+  const std::uint64_t rare_below = block * 95 / 100;
+  std::vector<Value> sparse(2 * block + block / 2);
+  std::uint64_t sparse_rare = 0, sparse_last = 0;
   for (std::uint64_t n = 0; n < sparse.size(); ++n) {
-    const bool rare = n % 1000 == 7 && n < 250'000;
+    const bool rare = n % 1000 == 7 && n < rare_below;
     sparse[n] = 2 * std::uniform_int_distribution<Value>(0, 100)(rng) + (rare ? 0 : 1);
+    if (rare) ++sparse_rare, sparse_last = n;
   }
-  std::vector<Value> by_position(600'000);  // rare by the value's low bit and the heap's parity
+  std::vector<Value> by_position(2 * block + 7);  // rare by the value's low bit and the heap's parity
+  std::uint64_t by_position_rare = 0, by_position_last = 0;
   for (std::uint64_t n = 0; n < by_position.size(); ++n) {
-    const bool rare = n % 1000 == 7 && n < 300'000;
-    by_position[n] = 2 * std::uniform_int_distribution<Value>(0, 50)(rng) + static_cast<Value>((n & 1) ^ (rare ? 0 : 1));
+    const bool rare = n % 1000 == 7 && n < block + block / 8;
+    const auto low_bit = static_cast<Value>((n & 1) ^ (rare ? 0 : 1));
+    by_position[n] = 2 * std::uniform_int_distribution<Value>(0, 50)(rng) + low_bit;
+    if (rare) ++by_position_rare, by_position_last = n;
   }
   struct Case {
     std::vector<Value> values;
@@ -286,7 +293,7 @@ TEST(StatsCompute, ReadInBlocksAsInMemory) {
                                    {by_position, SplitTakeParity::Even},
                                    {{}, SplitTakeParity::Mixed},
                                    {{3}, SplitTakeParity::Mixed},
-                                   {std::vector<Value>(1u << 18, 5), SplitTakeParity::Mixed}};
+                                   {std::vector<Value>(block + 3, 5), SplitTakeParity::Mixed}};
   for (const Case& c : cases) {
     SCOPED_TRACE("n = " + std::to_string(c.values.size()));
     std::uint64_t largest_read = 0, reads = 0;
@@ -301,17 +308,17 @@ TEST(StatsCompute, ReadInBlocksAsInMemory) {
     const SparseStats in_memory = compute_stats(Sequence::from_vector(c.values), c.splits);
     const SparseStats from_reader = compute_stats(c.values.size(), read, c.splits);
     EXPECT_EQ(from_reader, in_memory);
-    EXPECT_LE(largest_read, std::uint64_t{1} << 18);
-    if (c.values.size() == 700'000) {
+    EXPECT_LE(largest_read, block);
+    if (c.values.size() == sparse.size()) {
       EXPECT_EQ(in_memory.rare_mask, RareMask{1});
-      EXPECT_EQ(in_memory.rare_count, 250u);
-      EXPECT_EQ(in_memory.last_rare, 249'007);
+      EXPECT_EQ(in_memory.rare_count, sparse_rare);
+      EXPECT_EQ(in_memory.last_rare, sparse_last);
       EXPECT_EQ(reads, 3u) << "one pass forward, the last rare position found on the way";
     }
-    if (c.values.size() == 600'000) {
+    if (c.values.size() == by_position.size()) {
       EXPECT_TRUE(in_memory.rare_mask.with_position);
-      EXPECT_EQ(in_memory.rare_count, 300u);
-      EXPECT_EQ(in_memory.last_rare, 299'007);
+      EXPECT_EQ(in_memory.rare_count, by_position_rare);
+      EXPECT_EQ(in_memory.last_rare, by_position_last);
     }
   }
 }
