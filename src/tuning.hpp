@@ -322,8 +322,9 @@ inline constexpr std::uint64_t kMinMemoryLimit = std::uint64_t{128} << 20;
 inline constexpr std::uint64_t kValueMemoryShare = 2;
 // Under --memory the period analysis holds its window's borders at up to 4 bytes a difference, and
 // perhaps the window's values too (4 bytes each, when the tail kept does not hold them): a window
-// of 1/kAnalysisMemoryShare of the values' memory (or kPeriodWindow, whichever is less) keeps both
-// within the half of the limit that is not for the values. Follows from those sizes; not timed.
+// of 1/kAnalysisMemoryShare of the values' memory (or kPeriodWindow, whichever is less) keeps both,
+// and the few blocks of kValueReadBlock values (4 MiB each) that its scans hold, within the half of
+// the limit that is not for the values. Follows from those sizes; not timed.
 inline constexpr std::uint64_t kAnalysisMemoryShare = 8;
 // On an idle machine the tools let a waiting OpenMP thread spin this many turns, about a
 // millisecond, before it sleeps (GOMP_SPINCOUNT; cli::choose_openmp_waits says when): spinning
