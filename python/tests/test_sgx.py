@@ -117,6 +117,27 @@ def test_period_of_a_run_file_is_read_in_blocks(tmp_path):
         sgx.period(path, game="kayles")
 
 
+def planted(preperiod, period, length, saltus, seed):
+    """A random preperiod, then a random block of period values repeated, each repetition saltus more."""
+    rng = np.random.default_rng(seed)
+    block = rng.integers(0, 199, period, dtype=np.uint8)
+    block[0] = 199  # only here in the block: period is its least period
+    tail = np.resize(block, length - preperiod) + saltus * (np.arange(length - preperiod) // period)
+    head = rng.integers(0, 199, preperiod, dtype=np.uint8)
+    if preperiod and head[-1] == tail[period - 1] - saltus:
+        head[-1] = (head[-1] + 1) % 199
+    return np.concatenate([head, tail]).astype(np.uint8)
+
+
+@pytest.mark.parametrize("preperiod, period, saltus, game", [
+    (0, 2**22 + 1, 0, "grundy"), (3_000_017, 5_000_011, 0, "grundy"), (1_999_993, 2**23 + 3, 2, "0.[3]")])
+def test_periods_of_millions_are_found_from_two_periods_on(preperiod, period, saltus, game):
+    values = planted(preperiod, period, preperiod + 2 * period + 1, saltus, seed=period)
+    found = sgx.period(values, game=game)
+    assert (found.found, found.period, found.preperiod, found.saltus) == (True, period, preperiod, saltus)
+    assert not sgx.period(values[:-1], game=game).found  # one value less: not two full periods
+
+
 def test_too_few_values_leave_the_period_unproven():
     period = sgx.period(sgx.sequence("kayles", 120), game="kayles")
     assert not period.proven
