@@ -203,6 +203,22 @@ void read_range(hid_t dset, hsize_t offset, hsize_t count, T* out, const std::st
   check(H5Dread(dset, H5Type<T>::mem(), memory_space, file_space, H5P_DEFAULT, out), where);
 }
 
+// The same from a dataset of value_bytes-byte values, widened to T here rather than by HDF5's
+// conversion: the analysis of 2^30 8-bit values from a file spent 5% of its time in that conversion.
+template <class T>
+void read_range_widened(hid_t dset, std::size_t value_bytes, hsize_t offset, hsize_t count, T* out,
+                        const std::string& where) {
+  auto widen = [&](auto narrow) {
+    using Narrow = decltype(narrow);
+    std::vector<Narrow> buffer(count);
+    read_range(dset, offset, count, buffer.data(), where);
+    std::copy(buffer.begin(), buffer.end(), out);
+  };
+  if (value_bytes == 1 && sizeof(T) > 1) return widen(std::uint8_t{});
+  if (value_bytes == 2 && sizeof(T) > 2) return widen(std::uint16_t{});
+  read_range(dset, offset, count, out, where);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Format version 3.
 
@@ -217,7 +233,7 @@ void read_from_segments(const std::string& path, const std::string& game, const 
     if (open.value_bytes > sizeof(T))
       throw StoreError("is inconsistent: " + open.where + " holds " + std::to_string(8 * open.value_bytes) +
                        "-bit values, wider than the run's last segment");
-    read_range(open.values, low - segment.start, high - low, out + (low - from), open.where);
+    read_range_widened(open.values, open.value_bytes, low - segment.start, high - low, out + (low - from), open.where);
   }
 }
 
