@@ -1,6 +1,7 @@
 // How long sg_period's parts take on a run file, each timed alone: one pass that only reads every
-// value (what the file costs), the period analysis, and the statistics. Prints seconds, values per
-// second and the process's peak resident memory after each part. Run:
+// value (what the file costs), the period analysis, and the statistics. Prints seconds on the
+// clock and of processor time, values per processor second and the process's peak resident memory
+// after each part. Run:
 //   build/bench/analysis_of_file results/0.167.h5
 // (a file of 2^30 values: run_octal 0.167 --n 2^30 --memory 2G --out FILE; bench/README.md).
 
@@ -22,18 +23,28 @@
 
 namespace {
 
-double peak_megabytes() {
+rusage usage_now() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+  return usage;
 }
+
+double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
+
+// Processor time (user and system) of the process: on a shared machine it moves less than the time
+// on the clock.
+double processor_seconds(const rusage& usage) { return seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime); }
 
 void timed(const std::string& what, std::uint64_t n, const std::function<std::string()>& part) {
   const auto start = std::chrono::steady_clock::now();
+  const double processor_start = processor_seconds(usage_now());
   const std::string result = part();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << what << ": " << seconds << " s, " << static_cast<double>(n) / seconds << " values/s, peak "
-            << peak_megabytes() << " MB; " << result << "\n";
+  const rusage after = usage_now();
+  const double processor = processor_seconds(after) - processor_start;
+  std::cout << what << ": " << seconds << " s (processor " << processor << " s), "
+            << static_cast<double>(n) / processor << " values per processor second, peak "
+            << static_cast<double>(after.ru_maxrss) / 1024.0 << " MB; " << result << "\n";
 }
 
 }  // namespace
