@@ -37,6 +37,12 @@ std::vector<Value> planted(std::uint64_t seed, std::uint64_t n0, std::uint64_t p
   return g;
 }
 
+std::string shown(const PeriodResult& r) {
+  return "found " + std::to_string(r.found) + " p " + std::to_string(r.period) + " n0 " + std::to_string(r.preperiod) +
+         " s " + std::to_string(r.saltus) + " proven " + std::to_string(r.proven) + " needs " +
+         std::to_string(r.proof_needs_n) + " exceptions " + std::to_string(r.exceptions.size());
+}
+
 struct LongCase {
   std::uint64_t period;
   std::uint64_t preperiod;
@@ -103,6 +109,49 @@ TEST(PeriodLong, PeriodOneAndShortPeriodsStillFoundBesideTheLongSearch) {
   EXPECT_EQ(s.period, 34u);
   EXPECT_EQ(s.preperiod, 1000u);
   EXPECT_TRUE(s.proven);
+}
+
+// The longer search against the prefix function over every difference, on sequences built to
+// give it work: periods from just past half the least window to a few thousand, tails broken here
+// and there, stretches that repeat once without a period, sequences without a period, saltus or
+// none, games with and without a theorem (one that proves from one repetition among them). Every
+// tail of two full periods is found alike.
+TEST(PeriodLong, SmallWindowGivesWhatTheWholeWindowGives) {
+  const char* codes[] = {"4!.0", "0.77", "sub:1,3,4", "0.[3]"};
+  int found = 0, proven = 0, unseen = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::uint64_t p = sgx::kMinPeriodWindow / 2 + 1 + rng() % 3000;
+    const std::uint64_t n0 = rng() % 5000;
+    const std::uint64_t n = n0 + p + rng() % (4 * p + 2000);
+    std::vector<Value> g = planted(seed, n0, p, n, seed % 4 == 0 ? 1 : 0);
+    if (seed % 5 == 0)  // a stretch repeated once, far from the end
+      for (std::uint64_t i = 0; i + 300 < n / 2; ++i) g[n / 2 + i] = g[i];
+    if (seed % 7 == 0) g[n0 + rng() % (n - n0)] += 3;  // a tail broken
+    if (seed % 11 == 0)
+      for (auto& v : g) v = static_cast<Value>(rng() % 4);  // no period, few values
+    const sgx::Rules rules = parse_rules(codes[seed % 4]);
+    const Sequence values = Sequence::from_vector(g);
+    const PeriodResult whole = analyze_period(values, rules, n);
+    const PeriodResult least = analyze_period(values, rules, sgx::kMinPeriodWindow);
+    // What the longer search cannot see (period_long.hpp): a subtraction game's proof from fewer
+    // than K = 64 differences past one period, here of random values that the theorem would
+    // "prove" from t = 4 relations.
+    const std::uint64_t fingerprint = sgx::kMinPeriodWindow / 2;
+    if (whole.found && whole.period > fingerprint && n - 1 - whole.preperiod < whole.period + fingerprint) {
+      EXPECT_EQ(rules.max_heaps_left(), 1u) << "seed " << seed;
+      ++unseen;
+      continue;
+    }
+    EXPECT_TRUE(least == whole) << "seed " << seed << " " << codes[seed % 4] << " p " << p << " n0 " << n0 << " n " << n
+                                << ": " << shown(least) << " against " << shown(whole);
+    found += whole.found;
+    proven += whole.proven;
+  }
+  EXPECT_GT(found, 100);  // both kinds of answer were compared often
+  EXPECT_LT(found, 290);
+  EXPECT_GT(proven, 20);
+  EXPECT_LT(unseen, 15);
 }
 
 // The proof of a long period: Guy-Smith's bound 2 max(n0, 1) + 2p + t, exact, past 2^22.
