@@ -36,6 +36,7 @@
 #include "cli.hpp"
 #include "file_lock.hpp"
 #include "memory.hpp"
+#include "output_file.hpp"
 #include "processors.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
@@ -182,47 +183,6 @@ double parse_seconds(const std::string& option, const std::string& text, const s
 }
 
 std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
-
-// --resume of a file that is not there (exit 2).
-void refuse_missing_run(const std::string& path) {
-  std::error_code error;
-  if (!fs::exists(path, error))
-    throw cli::UsageError(path + " does not exist: there is no run to resume (leave out --resume to start one)");
-}
-
-// The stored run to continue. Refused, and left as it is, when it does not exist or belongs to
-// another game (exit 2), or cannot be trusted: damaged, truncated, another format version
-// (StoreError, exit 1).
-RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
-  refuse_missing_run(path);
-  RunRecord previous = read_run_file(path);
-  if (previous.game != game)
-    throw cli::UsageError(path + " holds a run of " + previous.game + ", not " + game +
-                          ": give the same game, or another --out");
-  return previous;
-}
-
-// A new run replaces the file at path if that is a finished run or a table. An unfinished run is
-// refused (its values would be lost to a forgotten --resume), and so is anything that is not a
-// file of this program, readable as such: another program's file, or one too damaged to tell.
-void refuse_to_overwrite(const std::string& path, const std::string& game) {
-  std::error_code error;
-  if (!fs::exists(path, error)) return;
-  RunStatus status;
-  try {
-    if (read_file_kind(path) == FileKind::Table) return;
-    status = read_run_status(path);
-  } catch (const StoreError& e) {
-    throw cli::UsageError(path + " exists and is not a run file of sgx, so it is left as it is (" + e.what() +
-                          "): choose another --out, or delete the file");
-  }
-  if (status.complete) return;
-  std::string message = path + " holds an unfinished run of " + status.game + " (" + std::to_string(status.n) +
-                        " of " + std::to_string(status.target_n) + " values)";
-  message += status.game == game ? ": continue it with --resume, or delete the file to start again"
-                                 : ": choose another --out, or delete the file";
-  throw cli::UsageError(message);
-}
 
 // Bytes the engine may spend on values under --memory LIMIT: a share of what the program leaves,
 // the rest holding the checkpoint image or the period analysis (kValueMemoryShare, tuning.hpp).
@@ -620,7 +580,7 @@ int run_table(TableGame game, const Options& o) {
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);
   const cli::FileLock lock(path);
-  refuse_to_overwrite(path, name);
+  cli::refuse_to_overwrite(path, name);
 
   const auto start = std::chrono::steady_clock::now();
   cli::StatusLine status(!o.quiet);
@@ -697,7 +657,7 @@ int run(int argc, char** argv) {
   if (!o.resume)
     check_request();
   else if (!fs::exists(cli::lock_path_for(path), error))  // else a run may be starting on it: named below
-    refuse_missing_run(path);
+    cli::refuse_missing_run(path);
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);  // fail now, not at the first checkpoint
   const cli::FileLock lock(path);  // from before the stored run is read to the end: one writer
@@ -705,7 +665,7 @@ int run(int argc, char** argv) {
   RunRecord stored;
   stored.game = game;
   if (o.resume) {
-    stored = load_run_to_resume(path, game);
+    stored = cli::load_run_to_resume(path, game);
     // Stored values are never dropped; without --n an unfinished run keeps its target.
     if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
     n = std::max(n, stored.values.size());
@@ -714,7 +674,7 @@ int run(int argc, char** argv) {
                             " are kept): continue it with --memory");
     check_request();
   } else {
-    refuse_to_overwrite(path, game);
+    cli::refuse_to_overwrite(path, game);
   }
   if (!o.bfile.empty()) check_can_write(o.bfile);
 
