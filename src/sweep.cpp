@@ -255,7 +255,7 @@ class GameRunFile {
   GameRunFile(const std::string& path, const std::string& game, const SweepSettings& settings)
       : path_(path), every_seconds_(settings.checkpoint_every), last_save_(std::chrono::steady_clock::now()),
         cpu_start_(std::clock()) {
-    open(game);
+    open(game, settings.replace_runs);
     stretch_ = stretch_starting(settings.command, settings.threads, stored_.values.size());
   }
 
@@ -286,9 +286,10 @@ class GameRunFile {
 
  private:
   // Starts the file, or continues the one there: it must hold a run of this game with every value.
-  void open(const std::string& game) {
+  // replace: start it even when a file is there (its segments go at the first save).
+  void open(const std::string& game, bool replace) {
     std::error_code error;
-    if (!std::filesystem::exists(path_, error)) {
+    if (replace || !std::filesystem::exists(path_, error)) {
       writer_.emplace(RunFileWriter::start(path_, game));
       stored_.game = game;
       return;

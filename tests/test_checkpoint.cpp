@@ -469,14 +469,14 @@ TEST_F(CheckpointRefusalTest, ANewerFormatVersionIsRefused) {
 // Without --resume, an unfinished run is not replaced: a forgotten --resume would lose it.
 TEST_F(CheckpointRefusalTest, AFreshRunDoesNotReplaceAnUnfinishedOne) {
   damage(original_);
+  const RunStatus stored = read_run_status(file().string());
   Ending e = run("run_octal", {"0.007", "--n", "1000", "--quiet", "--out", file().string()});
   expect_refused(e, "fresh run over a checkpoint");
-  EXPECT_EQ(e.code, 2);
-  EXPECT_TRUE(contains(e.err, "unfinished run of 0.007")) << e.err;
-  EXPECT_TRUE(contains(e.err, "--resume")) << e.err;
-  // A finished run is replaced as before.
-  ASSERT_EQ(run("run_octal", {"0.007", "--n", "2000", "--quiet", "--resume", "--out", file().string()}).code, 0);
-  Ending fresh = run("run_octal", {"kayles", "--n", "100", "--quiet", "--out", file().string()});
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.err, "run_octal: " + file().string() + " holds an unfinished run of 0.007 (" + std::to_string(stored.n) +
+                       " of 1048576 values): continue or extend it with --resume, or replace it with --overwrite\n");
+  // Replaced only when asked.
+  Ending fresh = run("run_octal", {"kayles", "--n", "100", "--quiet", "--overwrite", "--out", file().string()});
   EXPECT_TRUE(fresh.exited && fresh.code == 0) << describe(fresh);
   EXPECT_EQ(read_run_status(file().string()).game, "0.77");
 }

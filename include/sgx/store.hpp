@@ -217,6 +217,13 @@ void write_table_file(const std::string& path, const TableRecord& record);
 // file read_run_file would refuse for damage or inconsistency. read_run_file and read_run_status
 // refuse a table file in turn ("holds a two-dimensional table of wythoff, not ...").
 TableRecord read_table_file(const std::string& path);
+// Which table a file holds, read from its root alone (quick for any size): the game's name
+// ("wythoff", "cut") and n. Refuses the files read_table_file refuses for their root.
+struct TableStatus {
+  std::string game;
+  std::uint64_t n = 0;
+};
+TableStatus read_table_status(const std::string& path);
 
 // Which kind of file this is, from its root alone: a run of a heap game or a table.
 enum class FileKind { Run, Table };

@@ -9,6 +9,30 @@ namespace sgx::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// What a file of sgx holds, in a few words for a message, and whether it is of the output's kind
+// and game (a run of the same game is what --resume continues).
+struct HeldWork {
+  std::string text;
+  bool same = false;
+};
+
+HeldWork held_work(const std::string& path, const NewOutput& output) {
+  if (read_file_kind(path) == FileKind::Table) {
+    const TableStatus table = read_table_status(path);
+    return {"the table of " + table.game + " (N = " + std::to_string(table.n) + ")",
+            output.table && table.game == output.game};
+  }
+  const RunStatus run = read_run_status(path);
+  const std::string size = run.complete ? std::to_string(run.n) + " values"
+                                        : std::to_string(run.n) + " of " + std::to_string(run.target_n) + " values";
+  return {std::string(run.complete ? "a finished" : "an unfinished") + " run of " + run.game + " (" + size + ")",
+          !output.table && run.game == output.game};
+}
+
+}  // namespace
+
 void refuse_missing_run(const std::string& path) {
   std::error_code error;
   if (!fs::exists(path, error))
@@ -24,23 +48,27 @@ RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
   return previous;
 }
 
-void refuse_to_overwrite(const std::string& path, const std::string& game) {
+void refuse_to_replace(const std::string& path, const NewOutput& output, bool overwrite) {
   std::error_code error;
   if (!fs::exists(path, error)) return;
-  RunStatus status;
+  HeldWork held;
   try {
-    if (read_file_kind(path) == FileKind::Table) return;
-    status = read_run_status(path);
+    held = held_work(path, output);
   } catch (const StoreError& e) {
     throw UsageError(path + " exists and is not a run file of sgx, so it is left as it is (" + e.what() +
-                     "): choose another --out, or delete the file");
+                     "): choose another " + output.place_option + ", or delete the file");
   }
-  if (status.complete) return;
-  std::string message = path + " holds an unfinished run of " + status.game + " (" + std::to_string(status.n) +
-                        " of " + std::to_string(status.target_n) + " values)";
-  message += status.game == game ? ": continue it with --resume, or delete the file to start again"
-                                 : ": choose another --out, or delete the file";
-  throw UsageError(message);
+  if (overwrite) return;
+  // A run of the same game continues with --resume; anything else --resume would refuse.
+  if (held.same && !output.table)
+    throw ExistingOutputError(path + " holds " + held.text + ": continue or extend it with --resume, or replace it "
+                              "with --overwrite");
+  if (held.same)
+    throw ExistingOutputError(path + " holds " + held.text + ": replace it with --overwrite, or choose another " +
+                              output.place_option);
+  const std::string writing = output.table ? "the table of " + output.game : "a run of " + output.game;
+  throw ExistingOutputError(path + " holds " + held.text + ", not " + writing + ": replace it with --overwrite, or "
+                            "choose another " + output.place_option);
 }
 
 }  // namespace sgx::cli

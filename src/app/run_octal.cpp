@@ -122,8 +122,10 @@ Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
   seconds, and when it gets SIGINT (Ctrl-C), SIGTERM or SIGUSR1; it then exits with status 130,
   143 or 0 respectively. A second signal of the same kind ends it at once. --resume continues a
-  stopped, killed or finished run from its file. For Slurm, scripts/slurm/long_run.sbatch stops
-  the run ahead of the time limit (early enough for its checkpoint), requeues the job and resumes.
+  stopped, killed or finished run from its file. Without --resume, an output file that holds a
+  run (finished or not) or a table is refused (exit 1) unless --overwrite is given; a file of
+  another program is never replaced. For Slurm, scripts/slurm/long_run.sbatch stops the run ahead
+  of the time limit (early enough for its checkpoint), requeues the job and resumes.
 
 Batch jobs:
   When stderr is not a terminal (a job's log), a plain progress line goes to it every
@@ -144,6 +146,7 @@ struct Options {
   int threads = 0;
   std::string out;
   bool resume = false;
+  bool overwrite = false;
   std::string checkpoint_every_text = kDefaultCheckpointEvery;
   std::string progress_every_text = kDefaultProgressEvery;
   std::string engine = "auto";
@@ -457,6 +460,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("threads", po::value(&o.threads), "threads to use (default or 0: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
+      ("overwrite", po::bool_switch(&o.overwrite),
+       "replace the run or table in the output file (without it, a file of sgx there is refused)")
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("progress-every", po::value(&o.progress_every_text),
@@ -480,6 +485,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
   for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
+  if (o.resume && o.overwrite)
+    throw cli::UsageError("--resume continues the file and --overwrite replaces it: choose one");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
   return o;
 }
@@ -580,7 +587,7 @@ int run_table(TableGame game, const Options& o) {
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);
   const cli::FileLock lock(path);
-  cli::refuse_to_overwrite(path, name);
+  cli::refuse_to_replace(path, {name, true}, o.overwrite);
 
   const auto start = std::chrono::steady_clock::now();
   cli::StatusLine status(!o.quiet);
@@ -674,7 +681,7 @@ int run(int argc, char** argv) {
                             " are kept): continue it with --memory");
     check_request();
   } else {
-    cli::refuse_to_overwrite(path, game);
+    cli::refuse_to_replace(path, {game, false}, o.overwrite);
   }
   if (!o.bfile.empty()) check_can_write(o.bfile);
 
