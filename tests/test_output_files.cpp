@@ -54,15 +54,17 @@ std::size_t line_count(const std::string& text) {
 TEST_F(OutputFileTest, AFinishedRunIsNeitherShortenedNorReplacedUnasked) {
   const std::string file = path("g.h5");
   ASSERT_EQ(run("run_octal", {"grundy", "--n", "2^16", "--out", file, "--quiet"}).exit_code, 0);
-  // The values, from the file.
+  // The values as --print gives them: a --resume that computes nothing, which changes no file.
   auto printed = [&] {
-    const Result look = run("sg_period", {file, "--bfile", path("values.txt")});
+    const Result look = run("run_octal", {"grundy", "--out", file, "--resume", "--print", "--quiet"});
     EXPECT_EQ(look.exit_code, 0) << look.err;
-    return read_file(path("values.txt"));
+    return look.out;
   };
   const std::string file_md5 = md5_of_file(file), values = printed();
-  ASSERT_EQ(line_count(values), 3u + 65536u) << "three lines of header, then G(0..65535)";
+  ASSERT_EQ(line_count(values), 65536u);
+  EXPECT_EQ(values.substr(0, 20), "0\n0\n0\n1\n0\n2\n1\n0\n2\n1\n");
   const std::string values_md5 = md5_of_text(values, path("scratch"));
+  EXPECT_EQ(md5_of_file(file), file_md5) << "the look changed the file";
 
   const Result shorter = run("run_octal", {"grundy", "--n", "2^10", "--out", file});
   EXPECT_EQ(shorter.exit_code, 1);
@@ -203,6 +205,12 @@ TEST_F(OutputFileTest, ASweepResumesItsRunFilesWithoutATable) {
   ASSERT_EQ(record.provenance.size(), 2u);
   EXPECT_EQ(record.provenance[1].first_n, 2000u);
   EXPECT_EQ(record.provenance[1].values_computed, 3000u);
+  // A sitting that computes nothing of a finished game leaves its file as it is, with no row.
+  const std::string before = md5_of_file(path("runs/0.12.h5"));
+  const Result again = run("sg_sweep", longer);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(md5_of_file(path("runs/0.12.h5")), before);
+  EXPECT_EQ(read_run_file(path("runs/0.12.h5")).provenance.size(), 2u);
 }
 
 // A file of another program is never replaced, not even with --overwrite.

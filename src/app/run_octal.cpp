@@ -141,6 +141,7 @@ struct Options {
   std::string n_text;
   bool n_given = false;
   std::string max_n_text = kDefaultMaxN;
+  bool max_n_given = false;
   int threads = 0;
   std::string out;
   bool resume = false;
@@ -254,6 +255,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
+  o.max_n_given = vm.count("max-n") > 0;
   for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
@@ -410,6 +412,7 @@ int run(int argc, char** argv) {
   const std::string game = rules.canonical();
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
+  bool n_fixed = o.n_given;  // compute exactly n values, else until proven (up to max_n)
   const double checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
   const double progress_every = parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
@@ -445,8 +448,13 @@ int run(int argc, char** argv) {
   stored.game = game;
   if (o.resume) {
     stored = cli::load_run_to_resume(path, game);
-    // Stored values are never dropped; without --n an unfinished run keeps its target.
+    // Stored values are never dropped. Without --n an unfinished run keeps its target, and a
+    // finished one stays as it is (a look) unless --max-n asks for a longer search for its period.
     if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
+    if (!o.n_given && stored.complete && !o.max_n_given) {
+      n = stored.values.size();
+      n_fixed = true;
+    }
     n = std::max(n, stored.values.size());
     if (stored.values.has_released() && memory_limit == 0)
       throw cli::UsageError(path + " holds a run computed with --memory (only " + stored.values.kept_text() +
@@ -492,7 +500,7 @@ int run(int argc, char** argv) {
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
     // Until proven: once the engine has looked, what it waits for.
-    if (!o.n_given && engine.last_period().checked_n > 0) {
+    if (!n_fixed && engine.last_period().checked_n > 0) {
       status.set_note(proof_wait_text(engine.last_period()));
       log.set_note(proof_wait_text(engine.last_period()));
     }
@@ -506,7 +514,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, engine_options.period_window, analyze_released, progress);
+    outcome = compute(engine, rules, n, n_fixed, max_n, engine_options.period_window, analyze_released, progress);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
@@ -531,7 +539,8 @@ int run(int argc, char** argv) {
   info.complete = true;
   info.stats = cli::run_stats(engine);
   info.period = outcome.period;
-  saver.finish(info, values);
+  // A finished run that this sitting did not extend stays as it is, byte for byte.
+  if (!(stored.complete && o.resume && !saver.computed_any(engine))) saver.finish(info, values);
   // A bounded run's released values are read back from its file, where the last save put them.
   if (!o.bfile.empty())
     write_bfile(o.bfile, game, values.size(), held_or_released(values, read_released), std::string(kTool) + " " + kVersion);
@@ -549,7 +558,7 @@ int run(int argc, char** argv) {
   report.peak_rss_bytes = peak_rss_bytes();
   if (o.profile) report.profile = engine.work_span();
   report.memory_limit_bytes = memory_limit;
-  report.provenance = info.provenance.back();
+  if (saver.computed_any(engine)) report.provenance = info.provenance.back();
   if (values.has_released()) {
     report.kept_prefix = values.prefix_end();
     report.tail_start = values.tail_start();

@@ -110,7 +110,7 @@ RunInfo RunSaver::info_for(const Engine& engine) const {
   info.program_version = kVersion;
   info.sparse_state.reset();
   if (engine.values().has_released()) info.sparse_state = engine.sparse_state();
-  info.provenance.push_back(stretch_so_far(engine));
+  if (computed_any(engine)) info.provenance.push_back(stretch_so_far(engine));
   return info;
 }
 

@@ -63,7 +63,13 @@ class RunSaver {
   // as every write is, and waited for.
   void finish(const RunInfo& info, const Sequence& values);
 
+  // The record of the run to save: the stored one, with this stretch's row of /provenance when it
+  // has computed anything.
   RunInfo info_for(const Engine& engine) const;
+
+  // Whether this stretch of the run has computed a value. One that has not (a --resume that only
+  // looks) adds no row to /provenance: a stretch of 0 values says nothing.
+  bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
 
   // This stretch of the run, up to now.
   Provenance stretch_so_far(const Engine& engine) const;
