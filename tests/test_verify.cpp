@@ -79,6 +79,9 @@ TEST_F(VerifyTest, AWholeRunHasEveryChecksumHold) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "k.h5: every checksum holds (4194304 values in 7 segments, 8 chunks)\n");
   EXPECT_EQ(r.err, "");
+  ASSERT_EQ(run("run_octal", {"kayles", "--n", "1000", "--out", "small.h5", "--quiet"}).exit_code, 0);
+  EXPECT_EQ(run("sg_period", {"small.h5", "--verify"}).out,
+            "small.h5: every checksum holds (1000 values in 1 segment, 1 chunk)\n");
 }
 
 TEST_F(VerifyTest, AFlippedByteIsNamedWithTheValuesOfItsChunk) {

@@ -118,6 +118,11 @@ std::string stretch_text(std::uint64_t start, std::uint64_t end) {
   return "G(" + std::to_string(start) + ".." + std::to_string(end) + "-1)";
 }
 
+// "1 chunk", "8 chunks".
+std::string count_text(std::size_t count, const std::string& thing) {
+  return std::to_string(count) + " " + thing + (count == 1 ? "" : "s");
+}
+
 // --verify of one file: true when every checksum holds. Damaged stretches of values are listed on
 // stdout, a line each, and summed up in one line on stderr.
 bool verify_file(const std::string& file) {
@@ -128,10 +133,10 @@ bool verify_file(const std::string& file) {
     return true;
   }
   const RunVerification report = verify_run_file(file);
-  const std::string where = report.segments > 0 ? std::to_string(report.segments) + " segments" : "one file";
   if (report.damaged.empty()) {
-    std::cout << file << ": every checksum holds (" << report.values << " values in " << where << ", "
-              << report.chunks << " chunks)\n";
+    std::cout << file << ": every checksum holds (" << report.values << " values in "
+              << (report.segments > 0 ? count_text(report.segments, "segment") : "one file") << ", "
+              << count_text(report.chunks, "chunk") << ")\n";
     return true;
   }
   std::uint64_t damaged = 0;
