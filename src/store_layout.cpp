@@ -134,11 +134,36 @@ std::vector<RunSegment> read_segment_list(hid_t file, std::uint64_t n) {
   return segments;
 }
 
-OpenSegment open_segment(const std::string& path, const std::string& game, const RunSegment& segment) {
-  const std::string file_path = segment_directory(path) + "/" + segment_file_name(segment.start, segment.end);
+std::string segment_stretch_text(const RunSegment& segment) {
+  return "G(" + std::to_string(segment.start) + ".." + std::to_string(segment.end) + "-1)";
+}
+
+SegmentDamageError::SegmentDamageError(const std::string& path, const RunSegment& segment, const std::string& reason)
+    : StoreError("is damaged: its segment file " + segment_link(path, segment.start, segment.end) + ", which holds " +
+                 segment_stretch_text(segment) + ", " + reason),
+      segment_(segment),
+      reason_(reason) {}
+
+std::string damage_reason(const Hdf5Failure& failure) {
+  const Diagnosis& why = failure.why;
+  if (why.not_hdf5) return "is not an HDF5 file";
+  if (why.truncated) return "is truncated (shorter than its header says)";
+  if (why.data_checksum) return "fails its checksum";
+  if (why.metadata_checksum) return "fails a checksum of its metadata";
+  if (!why.os_error.empty()) return "cannot be read: " + why.os_error;
+  return "cannot be read: " + failure.where + " (" + why.detail + ")";
+}
+
+SegmentDamageError segment_damage(const std::string& path, const RunSegment& segment, const Hdf5Failure& failure) {
+  return SegmentDamageError(path, segment, damage_reason(failure));
+}
+
+namespace {
+
+// open_segment once the file is known to be there; HDF5's failures are named by the caller.
+OpenSegment open_segment_file(const std::string& file_path, const std::string& path, const std::string& game,
+                              const RunSegment& segment) {
   const std::string shown = segment_link(path, segment.start, segment.end);
-  if (::access(file_path.c_str(), F_OK) != 0)
-    throw StoreError("is damaged: its segment file " + shown + " is missing (" + os_reason(errno) + ")");
   auto fapl = file_access();
   auto file = checked(H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose, "segment file " + shown);
   if (!check_tri(H5Aexists(file, "kind"), attribute_where(shown, "kind")) ||
@@ -156,6 +181,19 @@ OpenSegment open_segment(const std::string& path, const std::string& game, const
     throw StoreError("is inconsistent: " + where + " holds " + std::to_string(length) + " values, not " +
                      std::to_string(segment.end - segment.start));
   return {std::move(file), std::move(values), where, type.size};
+}
+
+}  // namespace
+
+OpenSegment open_segment(const std::string& path, const std::string& game, const RunSegment& segment) {
+  const std::string file_path = segment_directory(path) + "/" + segment_file_name(segment.start, segment.end);
+  if (::access(file_path.c_str(), F_OK) != 0)
+    throw SegmentDamageError(path, segment, "is missing (" + os_reason(errno) + ")");
+  try {
+    return open_segment_file(file_path, path, game, segment);
+  } catch (const Hdf5Failure& failure) {
+    throw segment_damage(path, segment, failure);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,8 +56,32 @@ std::string segment_link(const std::string& manifest_path, std::uint64_t start, 
 // The segments a manifest names, checked: in order, each following the last, together G(0..n-1).
 std::vector<RunSegment> read_segment_list(hid_t file, std::uint64_t n);
 
+// The stretch of values a segment holds, as messages name it: "G(65536..131072-1)".
+std::string segment_stretch_text(const RunSegment& segment);
+
+// A segment file missing or unreadable, as the error of its run file: "is damaged: its segment file
+// run.h5.d/values-...h5, which holds G(65536..131072-1), is truncated (...)". The segment and
+// what is wrong with it ("is truncated (...)") are kept apart for sg_period --verify's list.
+class SegmentDamageError : public StoreError {
+ public:
+  SegmentDamageError(const std::string& path, const RunSegment& segment, const std::string& reason);
+  const RunSegment& segment() const { return segment_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  RunSegment segment_;
+  std::string reason_;
+};
+
+// The damage HDF5 met reading the segment file of segment of the run at path.
+SegmentDamageError segment_damage(const std::string& path, const RunSegment& segment,
+                                  const hdf5::Hdf5Failure& failure);
+// What a failure of HDF5 reading values says is wrong with them, worded to follow the name of the
+// file or stretch: "is truncated (shorter than its header says)", "fails its checksum", ...
+std::string damage_reason(const hdf5::Hdf5Failure& failure);
+
 // One segment file of a version-3 run, opened and checked: its kind, game and start, and the
-// type and length of its values.
+// type and length of its values. A segment file missing or unreadable is named, with its values.
 struct OpenSegment {
   hdf5::Handle file;
   hdf5::Handle values;  // closed before the file

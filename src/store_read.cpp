@@ -233,7 +233,12 @@ void read_from_segments(const std::string& path, const std::string& game, const 
     if (open.value_bytes > sizeof(T))
       throw StoreError("is inconsistent: " + open.where + " holds " + std::to_string(8 * open.value_bytes) +
                        "-bit values, wider than the run's last segment");
-    read_range_widened(open.values, open.value_bytes, low - segment.start, high - low, out + (low - from), open.where);
+    try {
+      read_range_widened(open.values, open.value_bytes, low - segment.start, high - low, out + (low - from),
+                         open.where);
+    } catch (const Hdf5Failure& failure) {
+      throw segment_damage(path, segment, failure);
+    }
   }
 }
 

@@ -76,8 +76,13 @@ std::vector<T> read_row_results(hid_t group, const char* name, hsize_t side) {
   return read_dataset<T>(dset, length, where);
 }
 
-TableRecord read_table_hdf5(const std::string& path) {
-  auto file = open_file(path);
+// The root of a table file, checked: its game and n.
+struct TableHeader {
+  TableGame game;
+  std::uint64_t n, origin;
+};
+
+TableHeader read_table_header(hid_t file) {
   const std::string kind = file_kind(file);
   if (kind.empty()) throw StoreError("holds the values of a heap game, not a two-dimensional table");
   if (kind != kTableKind) throw not_ours("its kind '" + kind + "' is unknown");
@@ -92,6 +97,12 @@ TableRecord read_table_hdf5(const std::string& path) {
   if (n <= origin || n > kMaxTableN)
     throw StoreError("is inconsistent: attribute n is " + std::to_string(n) + ", outside " +
                      std::to_string(origin + 1) + ".." + std::to_string(kMaxTableN));
+  return {*game, n, origin};
+}
+
+TableRecord read_table_hdf5(const std::string& path) {
+  auto file = open_file(path);
+  const auto [game, n, origin] = read_table_header(file);
   const hsize_t side = n - origin;
   std::string program_version = read_string_attribute(file, "/", "program_version");
 
@@ -114,7 +125,7 @@ TableRecord read_table_hdf5(const std::string& path) {
                      std::to_string(side) + " values but /table is " + (shown.empty() ? "a single value" : shown));
   }
   read_into(cells, dset, side * side, "/table");
-  return TableRecord{GameTable(*game, n, std::move(cells)), std::move(rows), std::move(program_version)};
+  return TableRecord{GameTable(game, n, std::move(cells)), std::move(rows), std::move(program_version)};
 }
 
 }  // namespace
@@ -125,6 +136,16 @@ void write_table_file(const std::string& path, const TableRecord& record) {
 
 TableRecord read_table_file(const std::string& path) {
   return read_checked(path, [&] { return read_table_hdf5(path); }, "table");
+}
+
+TableStatus read_table_status(const std::string& path) {
+  return read_checked(
+      path,
+      [&] {
+        const TableHeader header = read_table_header(open_file(path));
+        return TableStatus{table_game_name(header.game), header.n};
+      },
+      "table");
 }
 
 }  // namespace sgx

@@ -255,17 +255,19 @@ class GameRunFile {
   GameRunFile(const std::string& path, const std::string& game, const SweepSettings& settings)
       : path_(path), every_seconds_(settings.checkpoint_every), last_save_(std::chrono::steady_clock::now()),
         cpu_start_(std::clock()) {
-    open(game);
+    open(game, settings.replace_runs);
     stretch_ = stretch_starting(settings.command, settings.threads, stored_.values.size());
   }
 
   // The values stored (moved out: the engine takes them).
   Sequence take_values() { return std::move(stored_.values); }
 
-  // Between engine steps: the segments completed, and a checkpoint when one is due.
+  // Between engine steps: the segments completed, and a checkpoint when one is due and there are
+  // values to add.
   void keep_up(const Engine& engine, std::uint64_t target) {
     writer_->write_complete_segments(engine.values());
-    if (every_seconds_ > 0 && seconds_since(last_save_) >= every_seconds_) {
+    if (every_seconds_ > 0 && seconds_since(last_save_) >= every_seconds_ &&
+        engine.values().size() != writer_->saved_n()) {
       RunInfo info = info_for(engine);
       info.complete = false;
       info.target_n = target;
@@ -275,7 +277,9 @@ class GameRunFile {
     }
   }
 
+  // The finished game. A finished run this sitting did not extend stays as it is, byte for byte.
   void finish(const Engine& engine, const SparseStats& stats, const PeriodResult& period) {
+    if (stored_.complete && !computed_any(engine)) return;
     RunInfo info = info_for(engine);
     info.complete = true;
     info.target_n = engine.values().size();
@@ -286,11 +290,13 @@ class GameRunFile {
 
  private:
   // Starts the file, or continues the one there: it must hold a run of this game with every value.
-  void open(const std::string& game) {
+  // replace: start it even when a file is there (its segments go at the first save).
+  void open(const std::string& game, bool replace) {
     std::error_code error;
-    if (!std::filesystem::exists(path_, error)) {
+    if (replace || !std::filesystem::exists(path_, error)) {
       writer_.emplace(RunFileWriter::start(path_, game));
       stored_.game = game;
+      stored_.complete = false;  // nothing of it is saved yet
       return;
     }
     const RunStatus status = read_run_status(path_);
@@ -304,14 +310,19 @@ class GameRunFile {
     writer_.emplace(RunFileWriter::resume(path_));
   }
 
+  // Whether this sitting has computed a value of the game. One that has not adds no row to
+  // /provenance.
+  bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
+
   // The record to save: the stored one with the kernels used, and this sitting's stretch added
-  // to the earlier ones.
+  // to the earlier ones when it computed anything.
   RunInfo info_for(const Engine& engine) const {
     RunInfo info = static_cast<const RunInfo&>(stored_);
     info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
     info.program_version = kVersion;
-    info.provenance.push_back(
-        stretch_so_far(stretch_, engine.values().size(), seconds_since(started_), cpu_seconds_since(cpu_start_)));
+    if (computed_any(engine))
+      info.provenance.push_back(
+          stretch_so_far(stretch_, engine.values().size(), seconds_since(started_), cpu_seconds_since(cpu_start_)));
     return info;
   }
 

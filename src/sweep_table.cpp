@@ -42,20 +42,74 @@ std::string at_line(const std::string& path, std::size_t line_number) {
   return path + " line " + std::to_string(line_number) + ": ";
 }
 
+// Replaces the file at path with text, atomically (AtomicFile), its errors worded as the others.
+void replace_file(const std::string& path, const std::string& text) {
+  try {
+    AtomicFile file(path);
+    file.write(text);
+    file.commit();
+  } catch (const AtomicFileError& e) {
+    switch (e.step()) {
+      case AtomicFileError::Step::Create: system_error("cannot create", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Write: system_error("cannot write", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Flush: system_error("cannot flush", e.temporary_path(), e.error());
+      case AtomicFileError::Step::Rename: system_error("cannot rename the table to", path, e.error());
+    }
+    throw;
+  }
+}
+
+// What a sweep's table at path holds, for the message that refuses to replace it: its rows and
+// the first and last games. Throws SweepInputError when the file is no sweep's table.
+std::string describe_table(const std::string& path) {
+  const std::string text = read_whole_file(path);
+  const std::string header = sweep_csv_header() + "\n";
+  if (text.compare(0, header.size(), header) != 0 && header.compare(0, text.size(), text) != 0)
+    throw SweepInputError(path + " exists and is not a sg_sweep table (its first line is not the header " +
+                          sweep_csv_header() + "), so it is left as it is");
+  std::vector<std::string> games;  // of the whole rows; a line cut short by a kill is left out
+  for (std::size_t start = header.size(); start < text.size();) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;
+    try {
+      games.push_back(parse_csv_line(std::string_view(text).substr(start, end - start)).game);
+    } catch (const SweepInputError&) {
+      games.push_back("?");
+    }
+    start = end + 1;
+  }
+  if (games.empty()) return path + " holds the table of a sweep, with no rows yet";
+  return path + " holds the table of a sweep with " + std::to_string(games.size()) +
+         (games.size() == 1 ? " row, " + games.front() : " rows, " + games.front() + " to " + games.back());
+}
+
 }  // namespace
 
 SweepTable::SweepTable(std::string path, const std::vector<std::string>& games, const SweepSettings& settings,
-                       bool resume)
+                       ExistingTable existing)
     : path_(std::move(path)), rows_(games.size()), done_(games.size(), false) {
-  if (resume && std::filesystem::exists(path_)) {
+  if (existing == ExistingTable::Resume && std::filesystem::exists(path_)) {
     read_existing(games, settings);
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) system_error("cannot open", path_);
     return;
   }
+  start_new(existing);
+}
+
+// The header of a new table, in a file of its own or in place of a sweep's table (replaced
+// atomically, so that a failure leaves the old one whole).
+void SweepTable::start_new(ExistingTable existing) {
+  if (std::filesystem::exists(path_)) {
+    const std::string held = describe_table(path_);
+    if (existing != ExistingTable::Replace) throw SweepTableExistsError(path_, held);
+    replace_file(path_, sweep_csv_header() + "\n");
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) system_error("cannot open", path_);
+    return;
+  }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0 && errno == EEXIST)
-    throw SweepTableExistsError(path_, path_ + " already exists, and a new table does not replace a file");
+  if (fd_ < 0 && errno == EEXIST) throw SweepTableExistsError(path_, describe_table(path_));
   if (fd_ < 0) system_error("cannot create", path_);
   write_line(sweep_csv_header());
   sync_directory_of(path_);
@@ -150,19 +204,7 @@ std::vector<SweepRow> SweepTable::finish() {
   std::string text = sweep_csv_header() + "\n";
   for (const SweepRow& row : rows) text.append(to_csv_line(row)).append("\n");
 
-  try {
-    AtomicFile file(path_);
-    file.write(text);
-    file.commit();
-  } catch (const AtomicFileError& e) {
-    switch (e.step()) {
-      case AtomicFileError::Step::Create: system_error("cannot create", e.temporary_path(), e.error());
-      case AtomicFileError::Step::Write: system_error("cannot write", e.temporary_path(), e.error());
-      case AtomicFileError::Step::Flush: system_error("cannot flush", e.temporary_path(), e.error());
-      case AtomicFileError::Step::Rename: system_error("cannot rename the table to", path_, e.error());
-    }
-    throw;
-  }
+  replace_file(path_, text);
   rows_ = rows;
   return rows;
 }

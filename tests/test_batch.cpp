@@ -70,8 +70,8 @@ class BatchTest : public testing::ToolTest {
 std::uint64_t values_for_seconds(double wanted, const fs::path& dir) {
   for (int power = 16;; ++power) {
     const std::uint64_t n = std::uint64_t{1} << power;
-    Ending e = Process("run_octal", {"0.6", "--n", std::to_string(n), "--no-shortcut", "--quiet", "--out",
-                                     (dir / "reference.h5").string()},
+    Ending e = Process("run_octal", {"0.6", "--n", std::to_string(n), "--no-shortcut", "--quiet", "--overwrite",
+                                     "--out", (dir / "reference.h5").string()},
                        dir)
                    .wait();
     EXPECT_TRUE(e.exited && e.code == 0) << describe(e);
@@ -293,12 +293,20 @@ TEST_F(BatchTest, FilesOfOtherProgramsAreNeverOverwritten) {
     EXPECT_NE(resumed.exit_code, 0) << name;
     EXPECT_TRUE(read_file(file) == before) << name << ": the file was changed by --resume";
   }
-  // Files of sgx are replaced as before: a run by a table, and the table by a run.
+  // Not even --overwrite replaces them.
+  const std::string notes = read_file(path("notes.txt"));
+  testing::Result overwrite = run("run_octal", {"0.6", "--n", "1000", "--overwrite", "--out", path("notes.txt")});
+  EXPECT_EQ(overwrite.exit_code, 2) << overwrite.err;
+  EXPECT_TRUE(contains(overwrite.err, "exists and is not a run file of sgx")) << overwrite.err;
+  EXPECT_TRUE(read_file(path("notes.txt")) == notes) << "--overwrite replaced another program's file";
+  // Files of sgx are replaced when asked (--overwrite): a run by a table, and the table by a run.
   ASSERT_EQ(run("run_octal", {"kayles", "--n", "100", "--quiet", "--out", path("mine.h5")}).exit_code, 0);
-  testing::Result table = run("run_octal", {"wythoff", "--n", "64", "--quiet", "--out", path("mine.h5")});
+  testing::Result table =
+      run("run_octal", {"wythoff", "--n", "64", "--quiet", "--overwrite", "--out", path("mine.h5")});
   EXPECT_EQ(table.exit_code, 0) << table.err;
   EXPECT_EQ(read_file_kind(path("mine.h5")), FileKind::Table);
-  testing::Result again = run("run_octal", {"kayles", "--n", "100", "--quiet", "--out", path("mine.h5")});
+  testing::Result again =
+      run("run_octal", {"kayles", "--n", "100", "--quiet", "--overwrite", "--out", path("mine.h5")});
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(read_run_status(path("mine.h5")).game, "0.77");
 }

@@ -409,8 +409,9 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
   Result more = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--memory", "128M", "--resume",
                                   "--print=33999990:", "--quiet", "--out", path("b.h5")});
   ASSERT_EQ(more.exit_code, 0) << more.err;
-  Result expected = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--print=33999990:", "--quiet", "--out",
-                                      path("full.h5")});
+  Result expected = run("run_octal", {"sub:1,3,4", "--n", "34000000", "--print=33999990:", "--quiet", "--overwrite",
+                                      "--out", path("full.h5")});
+  ASSERT_EQ(expected.exit_code, 0) << expected.err;
   EXPECT_EQ(more.out, expected.out);
   EXPECT_EQ(more.out.size(), 20u) << "ten values, one per line";
 }

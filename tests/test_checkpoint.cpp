@@ -289,6 +289,48 @@ TEST_F(CheckpointTest, ProvenanceKeepsARowPerStretch) {
   EXPECT_TRUE(contains(shown.out, "            3. ")) << shown.out;
 }
 
+// A --resume that computes nothing (a look with --print, or an --n below the stored one) adds no
+// stretch of 0 values to /provenance, and leaves a finished run's file as it is; one that computes
+// adds its row.
+TEST_F(CheckpointTest, AResumeThatComputesNothingAddsNoStretch) {
+  const std::string file = path("k.h5").string();
+  ASSERT_EQ(run("run_octal", {"kayles", "--n", "4000", "--quiet", "--out", file}).code, 0);
+  const std::string before = read_bytes(file);
+  const Ending look = run("run_octal", {"kayles", "--resume", "--print", "--quiet", "--out", file});
+  ASSERT_TRUE(look.exited && look.code == 0) << describe(look);
+  EXPECT_EQ(line_count(look.out), 4000u);
+  const Ending smaller = run("run_octal", {"kayles", "--n", "1000", "--resume", "--json", "--out", file});
+  ASSERT_TRUE(smaller.exited && smaller.code == 0) << describe(smaller);
+  EXPECT_FALSE(contains(smaller.out, "\"provenance\"")) << "no stretch to report: " << smaller.out;
+  EXPECT_TRUE(read_bytes(file) == before) << "a look changed the finished run's file";
+  EXPECT_EQ(read_run_file(file).provenance.size(), 1u);
+
+  const Ending extended = run("run_octal", {"kayles", "--n", "5000", "--resume", "--quiet", "--out", file});
+  ASSERT_TRUE(extended.exited && extended.code == 0) << describe(extended);
+  const RunRecord record = read_run_file(file);
+  ASSERT_EQ(record.provenance.size(), 2u);
+  EXPECT_EQ(record.provenance[1].first_n, 4000u);
+  EXPECT_EQ(record.provenance[1].values_computed, 1000u);
+
+  // An unfinished run whose values reach its target is marked finished, still without a row.
+  RunRecord reached = read_run_file(file);
+  reached.complete = false;
+  reached.target_n = 5000;
+  write_run_file(file, reached);
+  ASSERT_EQ(run("run_octal", {"kayles", "--n", "5000", "--resume", "--quiet", "--out", file}).code, 0);
+  const RunRecord finished = read_run_file(file);
+  EXPECT_TRUE(finished.complete);
+  EXPECT_EQ(finished.values.size(), 5000u);
+  EXPECT_EQ(finished.provenance.size(), 2u);
+
+  // Without --n, --max-n asks a finished run for a longer search (from 2^13 values here): a stretch.
+  ASSERT_EQ(run("run_octal", {"kayles", "--max-n", "2^13", "--resume", "--quiet", "--out", file}).code, 0);
+  const RunRecord searched = read_run_file(file);
+  EXPECT_EQ(searched.values.size(), 8192u);
+  ASSERT_EQ(searched.provenance.size(), 3u);
+  EXPECT_EQ(searched.provenance[2].first_n, 5000u);
+}
+
 TEST_F(CheckpointTest, KillNineMidWriteLosesNoValue) {
   int unfinished = kill_and_resume(write_heavy(), write_heavy().seconds / 4, 20);
   std::cout << unfinished << " of 20 kills left an unfinished checkpoint\n";
@@ -469,14 +511,14 @@ TEST_F(CheckpointRefusalTest, ANewerFormatVersionIsRefused) {
 // Without --resume, an unfinished run is not replaced: a forgotten --resume would lose it.
 TEST_F(CheckpointRefusalTest, AFreshRunDoesNotReplaceAnUnfinishedOne) {
   damage(original_);
+  const RunStatus stored = read_run_status(file().string());
   Ending e = run("run_octal", {"0.007", "--n", "1000", "--quiet", "--out", file().string()});
   expect_refused(e, "fresh run over a checkpoint");
-  EXPECT_EQ(e.code, 2);
-  EXPECT_TRUE(contains(e.err, "unfinished run of 0.007")) << e.err;
-  EXPECT_TRUE(contains(e.err, "--resume")) << e.err;
-  // A finished run is replaced as before.
-  ASSERT_EQ(run("run_octal", {"0.007", "--n", "2000", "--quiet", "--resume", "--out", file().string()}).code, 0);
-  Ending fresh = run("run_octal", {"kayles", "--n", "100", "--quiet", "--out", file().string()});
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.err, "run_octal: " + file().string() + " holds an unfinished run of 0.007 (" + std::to_string(stored.n) +
+                       " of 1048576 values): continue or extend it with --resume, or replace it with --overwrite\n");
+  // Replaced only when asked.
+  Ending fresh = run("run_octal", {"kayles", "--n", "100", "--quiet", "--overwrite", "--out", file().string()});
   EXPECT_TRUE(fresh.exited && fresh.code == 0) << describe(fresh);
   EXPECT_EQ(read_run_status(file().string()).game, "0.77");
 }

@@ -109,7 +109,8 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
     EXPECT_GE(speedup, before) << p << " in " << r.out;
     before = speedup;
   }
-  Result text = run("run_octal", {"grundy", "--n", "2^15", "--profile", "--threads", "2", "--out", path("g.h5")});
+  Result text = run("run_octal",
+                    {"grundy", "--n", "2^15", "--profile", "--threads", "2", "--out", path("g.h5"), "--overwrite"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "\nprofile     work ")) << text.out;
   EXPECT_TRUE(contains(text.out, "\nspeedup     on p threads at least (work / ((work - span) / p + span)): 2: ")) << text.out;
@@ -118,7 +119,7 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   // from there on (past Grundy's game's first 45120 heaps); the profile counts the heaps each way.
   for (const int threads : {sgx::tuning::kPipelineLeastThreads - 1, sgx::tuning::kPipelineLeastThreads}) {
     Result ways = run("run_octal", {"grundy", "--n", "2^17", "--profile", "--json", "--threads",
-                                    std::to_string(threads), "--out", path("w.h5")});
+                                    std::to_string(threads), "--out", path("w.h5"), "--overwrite"});
     ASSERT_EQ(ways.exit_code, 0) << ways.err;
     const nlohmann::json heaps = json_object(ways.out)["profile"]["sparse_heaps"];
     const bool piped = threads >= sgx::tuning::kPipelineLeastThreads;
@@ -128,7 +129,7 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
     EXPECT_GT(heaps["blocks"].get<std::uint64_t>() + heaps["pipeline"].get<std::uint64_t>(), 120000u) << ways.out;
   }
   EXPECT_TRUE(contains(text.out, "\nsparse      heaps decided in blocks ")) << text.out;
-  Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5")});
+  Result plain = run("run_octal", {"grundy", "--n", "2^15", "--json", "--out", path("g.h5"), "--overwrite"});
   EXPECT_FALSE(json_object(plain.out).contains("profile")) << "only asked for";
   // The naive kernel runs on one thread: its span is all of its work, written as a percentage.
   Result naive = run("run_octal", {"grundy", "--n", "2^12", "--engine", "naive", "--profile", "--threads", "1", "--out",
@@ -173,7 +174,7 @@ TEST_F(CliTest, PrintWritesTheValuesOnePerLine) {
   Result range = run("run_octal", {"kayles", "--n", "100", "--print=3:6", "--quiet", "--out", path("k.h5")});
   ASSERT_EQ(range.exit_code, 0) << range.err;
   EXPECT_EQ(range.out, "3\n1\n4\n");
-  Result summary = run("run_octal", {"kayles", "--n", "100", "--print=0:2", "--out", path("k.h5")});
+  Result summary = run("run_octal", {"kayles", "--n", "100", "--print=0:2", "--out", path("k.h5"), "--overwrite"});
   EXPECT_TRUE(contains(summary.out, "0\n1\ngame        0.77\n")) << summary.out;
 }
 
@@ -257,11 +258,11 @@ TEST_F(CliTest, AnExtraArgumentIsNamed) {
 
 TEST_F(CliTest, CountsAcceptEveryNotation) {
   for (const char* n : {"1000", "1e3", "10^3", "1_000"}) {
-    Result r = run("run_octal", {"0.6", "--n", n, "--json", "--out", path("x.h5")});
+    Result r = run("run_octal", {"0.6", "--n", n, "--json", "--out", path("x.h5"), "--overwrite"});
     ASSERT_EQ(r.exit_code, 0) << n << r.err;
     EXPECT_EQ(json_object(r.out)["n"], 1000) << n << r.out;
   }
-  Result pow2 = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("x.h5")});
+  Result pow2 = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("x.h5"), "--overwrite"});
   EXPECT_EQ(json_object(pow2.out)["n"], 4096) << pow2.out;
 }
 
@@ -398,7 +399,7 @@ TEST_F(CliTest, EveryEngineGivesTheSameValues) {
   std::string reference;
   for (const char* engine : {"naive", "sparse", "sweep", "auto"}) {
     Result r = run("run_octal", {"0.16", "--n", "3000", "--engine", engine, "--no-shortcut", "--print", "--quiet",
-                                 "--out", path("s.h5")});
+                                 "--out", path("s.h5"), "--overwrite"});
     ASSERT_EQ(r.exit_code, 0) << engine << r.err;
     if (reference.empty()) reference = r.out;
     EXPECT_EQ(r.out, reference) << engine;
@@ -487,7 +488,8 @@ TEST_F(CliTest, StatusLineShowsOnATerminalOnly) {
   // Long enough for the status line, first shown after a quarter of a second and refreshed as
   // often, to show several times: the naive engine, which no one makes faster, takes about 1.4 s
   // here (the sparse kernel, ever faster, once ended before the first showing).
-  const std::vector<std::string> args = {"grundy", "--n", "2^17", "--engine", "naive", "--out", path("g.h5")};
+  const std::vector<std::string> args = {"grundy", "--n", "2^17", "--engine", "naive", "--out", path("g.h5"),
+                                         "--overwrite"};
   const std::string screen = run_on_terminal("run_octal", args);
   EXPECT_TRUE(contains(screen, "\r\033[K n ")) << screen;
   EXPECT_TRUE(contains(screen, "values/s  elapsed ")) << screen;
@@ -625,8 +627,11 @@ TEST_F(CliTest, SgSweepAdvisesItsOwnOptionsForATableItCannotUse) {
     if (changes.size() % 2 == 1) args.push_back(changes.back());
     return args;
   };
+  const Result again = run("sg_sweep", first);
+  EXPECT_EQ(again.exit_code, 1) << "a table is worth more than a command that forgot --resume";
+  EXPECT_EQ(again.err, "sg_sweep: t.csv holds the table of a sweep with 8 rows, 0.10 to 0.17: continue that sweep with "
+                       "--resume, or replace it with --overwrite\n");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {first, "t.csv already exists, and a new table does not replace a file: --resume continues that sweep"},
       {with({"--codes", "0.2?", "--resume"}), "t.csv line 2: 0.10 is not in this sweep: give the same --codes"},
       {with({"--n", "200", "--resume"}),
        "0.10 was computed to n = 100, which these settings would not give: resume with the --n (or --max-n)"},

@@ -935,8 +935,8 @@ TEST_F(StoreTest, RunWrittenAsItGoesKeepsSegmentsAndReadsBack) {
   // A lost segment file is refused, never read as values; ranges in the other segments still read.
   fs::remove(directory + "/values-000000065536-000000131072.h5");
   EXPECT_EQ(store_error_message([&] { read_run_file(path("run.h5")); }),
-            path("run.h5") + " is damaged: its segment file run.h5.d/values-000000065536-000000131072.h5 is missing " +
-                "(no such file or directory)");
+            path("run.h5") + " is damaged: its segment file run.h5.d/values-000000065536-000000131072.h5, which " +
+                "holds G(65536..131072-1), is missing (no such file or directory)");
   EXPECT_EQ(read_run_values(path("run.h5"), 0, 1)[0], all[0]);
 }
 

@@ -320,6 +320,9 @@ TEST(SweepEquivalence, MarksCanonicalFormsAndRepeatedSequencesNeverMerges) {
   EXPECT_EQ(rows[5].equivalent_to, "");
 }
 
+constexpr ExistingTable kRefuse = ExistingTable::Refuse, kResume = ExistingTable::Resume,
+                        kReplace = ExistingTable::Replace;
+
 class SweepTableTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -351,7 +354,7 @@ class SweepTableTest : public ::testing::Test {
 };
 
 TEST_F(SweepTableTest, NewTableWritesTheHeaderAndEachRowAtOnce) {
-  SweepTable table(path_, games_, settings_, false);
+  SweepTable table(path_, games_, settings_, kRefuse);
   EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
   EXPECT_EQ(table.pending(), (std::vector<std::size_t>{0, 1, 2}));
   table.append(2, row("0.137"));
@@ -362,7 +365,7 @@ TEST_F(SweepTableTest, NewTableWritesTheHeaderAndEachRowAtOnce) {
 
 TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
   {
-    SweepTable table(path_, games_, settings_, false);
+    SweepTable table(path_, games_, settings_, kRefuse);
     table.append(1, row("0.07"));
     table.append(2, row("0.137"));
     table.append(0, row("0.77"));
@@ -378,21 +381,41 @@ TEST_F(SweepTableTest, FinishRewritesInSweepOrder) {
   EXPECT_FALSE(fs::exists(temporary_path_for(path_))) << "the temporary file of the final rewrite was left";
 }
 
-TEST_F(SweepTableTest, AnExistingFileIsOnlyResumedWhenAsked) {
-  write_file("precious\n");
-  const auto exists = thrown<SweepTableExistsError>([&] { SweepTable(path_, games_, settings_, false); });
+TEST_F(SweepTableTest, AnExistingTableIsOnlyResumedOrReplacedWhenAsked) {
+  const std::string held = sweep_csv_header() + "\n" + to_csv_line(row("0.07")) + "\n" + to_csv_line(row("0.137")) +
+                           "\n" + to_csv_line(row("0.77")).substr(0, 20);
+  write_file(held);
+  const auto exists = thrown<SweepTableExistsError>([&] { SweepTable(path_, games_, settings_, kRefuse); });
   ASSERT_TRUE(exists);
   EXPECT_EQ(exists->path(), path_);
-  EXPECT_EQ(std::string(exists->what()), path_ + " already exists, and a new table does not replace a file");
-  EXPECT_EQ(file_text(), "precious\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "not a sg_sweep table"));
-  EXPECT_EQ(file_text(), "precious\n");
+  EXPECT_EQ(std::string(exists->what()), path_ + " holds the table of a sweep with 2 rows, 0.07 to 0.137");
+  EXPECT_EQ(file_text(), held);
+  write_file(sweep_csv_header() + "\n");
+  EXPECT_EQ(std::string(thrown<SweepTableExistsError>([&] { SweepTable(path_, games_, settings_, kRefuse); })->what()),
+            path_ + " holds the table of a sweep, with no rows yet");
+  write_file(held);
+  SweepTable table(path_, games_, settings_, kReplace);
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n") << "replaced by a new table";
+  EXPECT_EQ(table.pending(), (std::vector<std::size_t>{0, 1, 2}));
+  table.append(1, row("0.07"));
+  EXPECT_EQ(file_text(), sweep_csv_header() + "\n" + to_csv_line(row("0.07")) + "\n");
+}
+
+TEST_F(SweepTableTest, AFileThatIsNoTableIsNeverReplaced) {
+  write_file("precious\n");
+  for (const ExistingTable existing : {kRefuse, kReplace, kResume}) {
+    const std::string message = input_error([&] { SweepTable(path_, games_, settings_, existing); });
+    EXPECT_TRUE(contains(message, path_ + " exists and is not a sg_sweep table") ||
+                (existing == kResume && contains(message, path_ + " is not a sg_sweep table")))
+        << message;
+    EXPECT_EQ(file_text(), "precious\n");
+  }
 }
 
 TEST_F(SweepTableTest, ResumeKeepsFinishedRowsAndDropsTheOneCutShort) {
   const std::string kept = sweep_csv_header() + "\n" + to_csv_line(row("0.07")) + "\n";
   write_file(kept + to_csv_line(row("0.77")).substr(0, 20));
-  SweepTable table(path_, games_, settings_, true);
+  SweepTable table(path_, games_, settings_, kResume);
   EXPECT_EQ(table.resumed_rows(), 1u);
   EXPECT_TRUE(table.dropped_partial_line());
   EXPECT_EQ(table.pending(), (std::vector<std::size_t>{0, 2}));
@@ -403,31 +426,32 @@ TEST_F(SweepTableTest, ResumeKeepsFinishedRowsAndDropsTheOneCutShort) {
 
 TEST_F(SweepTableTest, ResumeStartsAMissingOrHeaderlessTable) {
   {
-    SweepTable table(path_, games_, settings_, true);
+    SweepTable table(path_, games_, settings_, kResume);
     EXPECT_EQ(table.pending().size(), 3u);
   }
   EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
   write_file(sweep_csv_header().substr(0, 10));  // killed while writing the header
-  SweepTable table(path_, games_, settings_, true);
+  SweepTable table(path_, games_, settings_, kResume);
   EXPECT_EQ(file_text(), sweep_csv_header() + "\n");
 }
 
 TEST_F(SweepTableTest, ResumeRefusesRowsThatAreNotThisSweeps) {
   const std::string header = sweep_csv_header() + "\n";
   write_file(header + to_csv_line(row("0.6")) + "\n");
-  const auto other_game = thrown<SweepTableOtherGameError>([&] { SweepTable(path_, games_, settings_, true); });
+  const auto other_game = thrown<SweepTableOtherGameError>([&] { SweepTable(path_, games_, settings_, kResume); });
   ASSERT_TRUE(other_game);
   EXPECT_EQ(other_game->line(), 2u);
   EXPECT_EQ(other_game->game(), "0.6");
   EXPECT_EQ(std::string(other_game->what()), path_ + " line 2: 0.6 is not in this sweep");
   write_file(header + to_csv_line(row("0.07")) + "\n" + to_csv_line(row("0.07")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 3: 0.07 appears twice"));
+  EXPECT_TRUE(
+      contains(input_error([&] { SweepTable(path_, games_, settings_, kResume); }), "line 3: 0.07 appears twice"));
   write_file(header + "garbage\n" + to_csv_line(row("0.07")) + "\n");
-  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, true); }), "line 2: damaged row"));
+  EXPECT_TRUE(contains(input_error([&] { SweepTable(path_, games_, settings_, kResume); }), "line 2: damaged row"));
   SweepSettings other = settings_;
   other.n = 8192;
   write_file(header + to_csv_line(row("0.07")) + "\n");
-  const auto other_n = thrown<SweepTableOtherSettingsError>([&] { SweepTable(path_, games_, other, true); });
+  const auto other_n = thrown<SweepTableOtherSettingsError>([&] { SweepTable(path_, games_, other, kResume); });
   ASSERT_TRUE(other_n);
   EXPECT_EQ(other_n->line(), 2u);
   EXPECT_EQ(other_n->game(), "0.07");

@@ -142,9 +142,15 @@ TEST(SweepRuns, ARunFileOfAnotherGameIsRefused) {
   const fs::path dir = fresh_directory("sgx-sweep-other");
   fs::create_directories(dir / "runs");
   ASSERT_EQ(Process("run_octal", {"0.77", "--n", "100", "--out", "runs/0.137.h5", "--quiet"}, dir).wait().code, 0);
+  const std::string before = read_file(dir / "runs" / "0.137.h5");
   const Ending e = Process("sg_sweep", {"--codes", "0.137", "--runs", "runs", "--quiet"}, dir).wait();
-  EXPECT_TRUE(e.exited && e.code != 0);
-  EXPECT_TRUE(contains(e.err, "runs/0.137.h5 holds a run of 0.77, not 0.137")) << e.err;
+  EXPECT_TRUE(e.exited && e.code == 1) << describe(e);
+  EXPECT_EQ(e.err, "sg_sweep: runs/0.137.h5 holds a finished run of 0.77 (100 values), not a run of 0.137: replace it "
+                   "with --overwrite, or choose another --runs\n");
+  const Ending resumed = Process("sg_sweep", {"--codes", "0.137", "--runs", "runs", "--quiet", "--resume"}, dir).wait();
+  EXPECT_TRUE(resumed.exited && resumed.code == 2) << describe(resumed);
+  EXPECT_TRUE(contains(resumed.err, "runs/0.137.h5 holds a run of 0.77, not 0.137")) << resumed.err;
+  EXPECT_TRUE(read_file(dir / "runs" / "0.137.h5") == before) << "the other game's file was changed";
   fs::remove_all(dir);
 }
 

@@ -466,7 +466,7 @@ TEST_F(TableToolTest, DefaultsAndPrint) {
   EXPECT_EQ(rows[0], first_row);
   EXPECT_EQ(rows[1], first_row);  // 3 x b sheets: row 3 is row 2
   // With the text report too, the values come first.
-  Result both = run("run_octal", {"wythoff", "--n", "10", "--print=0:2", "--out", path("w.h5")});
+  Result both = run("run_octal", {"wythoff", "--n", "10", "--print=0:2", "--out", path("w.h5"), "--overwrite"});
   EXPECT_EQ(both.out.rfind("0 1\n1 2\ngame        wythoff\n", 0), 0u) << both.out;
 }
 
@@ -519,8 +519,9 @@ TEST_F(TableToolTest, TablesAndRunsKeepToTheirOwnFiles) {
   write_run_file(path("run.h5"), unfinished);
   const std::string run_bytes = read_file(path("run.h5"));
   Result over = run("run_octal", {"wythoff", "--n", "40", "--out", path("run.h5")});
-  EXPECT_EQ(over.exit_code, 2);
-  EXPECT_TRUE(contains(over.err, "holds an unfinished run of 0.137")) << over.err;
+  EXPECT_EQ(over.exit_code, 1);
+  EXPECT_EQ(over.err, "run_octal: " + path("run.h5") + " holds an unfinished run of 0.137 (4 of 1000 values), not the "
+                      "table of wythoff: replace it with --overwrite, or choose another --out\n");
   EXPECT_EQ(read_file(path("run.h5")), run_bytes);
   // An unwritable place fails before any work, as for heap games.
   Result nowhere = run("run_octal", {"cut", "--out", path("no/such/dir/c.h5")});

@@ -147,6 +147,32 @@ struct RunSegment {
   std::uint64_t start, end;
 };
 
+// A stretch of a run's stored values that fails its check (verify_run_file).
+struct DamagedStretch {
+  std::uint64_t start = 0, end = 0;  // G(start..end-1)
+  // What holds them: "segment file run.h5.d/values-...h5" (as the manifest names it), or a
+  // dataset of a whole file, "/values" or "/tail".
+  std::string where;
+  // What is wrong, as a clause: "the chunk fails its checksum", "the file is missing (...)".
+  std::string reason;
+};
+
+// The checks of every stored value of a run file, chunk by chunk.
+struct RunVerification {
+  std::uint64_t values = 0;    // values the file stores (a version-2 file: its prefix and tail only)
+  std::size_t segments = 0;    // segment files (format versions 3 and 4); 0 for a whole file
+  std::size_t chunks = 0;      // chunks of values read, each through its Fletcher-32 checksum
+  std::vector<DamagedStretch> damaged;  // in order of the values; empty when every check holds
+};
+
+// Reads every chunk of stored values of the run in path through HDF5, one chunk at a time, so that
+// each chunk's Fletcher-32 checksum is checked and a damaged one is named with the values it holds;
+// a segment file that is missing, truncated or not the segment it should be is named whole. The
+// rest of the file (its root, statistics, period, rare-value state, provenance, segment list) is
+// read and checked as read_run_file reads it, and damage there throws StoreError: the file's own
+// record cannot be trusted to name stretches.
+RunVerification verify_run_file(const std::string& path);
+
 // Writes a run's file as the run goes (format version 3, see the top). Values reach the disk in
 // segment files: a segment of fixed range (2^16 values, then doubling up to 2^24 values each) as
 // soon as it is complete, and at a checkpoint, the values since the last one. Each segment file is
@@ -217,6 +243,13 @@ void write_table_file(const std::string& path, const TableRecord& record);
 // file read_run_file would refuse for damage or inconsistency. read_run_file and read_run_status
 // refuse a table file in turn ("holds a two-dimensional table of wythoff, not ...").
 TableRecord read_table_file(const std::string& path);
+// Which table a file holds, read from its root alone (quick for any size): the game's name
+// ("wythoff", "cut") and n. Refuses the files read_table_file refuses for their root.
+struct TableStatus {
+  std::string game;
+  std::uint64_t n = 0;
+};
+TableStatus read_table_status(const std::string& path);
 
 // Which kind of file this is, from its root alone: a run of a heap game or a table.
 enum class FileKind { Run, Table };

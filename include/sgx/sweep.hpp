@@ -57,6 +57,8 @@ struct SweepSettings {
   // checkpoint_every seconds and at the end: a game whose file exists continues from it. "" for none.
   std::string runs;
   double checkpoint_every = 60;
+  // With runs: start every game's file anew, replacing a run file there, instead of continuing it.
+  bool replace_runs = false;
   // The sweep's command line: each stretch of a game in its run file names it (/provenance).
   std::string command;
   int threads = 0;  // OpenMP threads per game; 0: all available
@@ -91,7 +93,8 @@ struct SweepRow {
 };
 
 // Computes one game as the settings say and returns its row. With settings.runs, the game's run
-// file is continued if it exists (it must hold this game) and saved as the game goes.
+// file is continued if it exists (it must hold this game; settings.replace_runs starts it anew
+// instead) and saved as the game goes.
 SweepRow sweep_game(const std::string& game, const SweepSettings& settings);
 
 // Whether the engine's game costs about n^2 to go on with: from 2^16 values on, it runs the sweep

@@ -18,7 +18,8 @@ namespace sgx {
 // Why a table file cannot serve the sweep at hand. Each is a SweepInputError whose message says
 // what the file holds; the fields let a tool advise in its own terms (its options).
 
-// A new table was asked for where a file exists already.
+// A new table was asked for where a sweep's table exists already (its message says how many rows
+// it holds, and of which games).
 class SweepTableExistsError : public SweepInputError {
  public:
   SweepTableExistsError(const std::string& path, const std::string& what) : SweepInputError(what), path_(path) {}
@@ -57,15 +58,22 @@ class SweepTableOtherSettingsError : public SweepInputError {
   std::uint64_t n_;
 };
 
+// What a new SweepTable does with a file already at its path.
+enum class ExistingTable {
+  Refuse,   // a table may hold a long sweep: it is continued or replaced only when asked
+  Resume,   // continue it (or start the table when there is none)
+  Replace,  // replace a sweep's table by a new one; anything else is still refused
+};
+
 class SweepTable {
  public:
-  // Opens path for the sweep over games. A new table refuses an existing file (it may hold a long
-  // sweep: resuming is asked for explicitly); resume continues the file, or starts it when it does
-  // not exist yet. Throws SweepInputError when the file is not this sweep's table (another header,
-  // a damaged line, a game twice; the kinds above for an existing file not resumed, a game outside
-  // the sweep, rows made with other settings) and std::runtime_error when it cannot be read or
-  // written.
-  SweepTable(std::string path, const std::vector<std::string>& games, const SweepSettings& settings, bool resume);
+  // Opens path for the sweep over games, doing with an existing file what existing says. Throws
+  // SweepInputError when the file is not this sweep's table (a file that is no sweep's table, whatever
+  // existing says; a damaged line, a game twice; the kinds above for an existing table not resumed,
+  // a game outside the sweep, rows made with other settings) and std::runtime_error when it cannot
+  // be read or written. A file refused is left as it is.
+  SweepTable(std::string path, const std::vector<std::string>& games, const SweepSettings& settings,
+             ExistingTable existing);
   ~SweepTable();
   SweepTable(const SweepTable&) = delete;
   SweepTable& operator=(const SweepTable&) = delete;
@@ -87,6 +95,7 @@ class SweepTable {
 
  private:
   void read_existing(const std::vector<std::string>& games, const SweepSettings& settings);
+  void start_new(ExistingTable existing);
   void write_line(const std::string& line);
 
   std::string path_;

@@ -7,17 +7,16 @@
 // marked unfinished, are written; --resume continues from it. Every file is written whole and
 // renamed into place, so even kill -9 in the middle of a write leaves the last checkpoint whole.
 //
-// The writing is done by a writer thread while the engine computes (RunSaver): between engine
-// steps the main thread starts the write that is due (a checkpoint, or the segments completed)
-// when none is under way, and collects one that has finished, its error thrown on the main thread
-// as if the write had been made there. The writer reads the engine's values where they are,
+// The writing is done by a writer thread while the engine computes (RunSaver, run_saver.hpp):
+// between engine steps the main thread starts the write that is due (a checkpoint, or the segments
+// completed) when none is under way, and collects one that has finished, its error thrown on the
+// main thread as if the write had been made there. The writer reads the engine's values where they are,
 // without a copy; a PinnedValues keeps the storage it reads alive when the engine widens or
 // outgrows it. Values are released under --memory only once a finished write has put them on
 // disk. A stop signal, and the end of the run, wait for the write under way and then for a last
 // checkpoint of their own.
 
 #include <omp.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,17 +26,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <iostream>
-#include <limits>
 #include <optional>
 #include <vector>
 
 #include "cli.hpp"
 #include "file_lock.hpp"
 #include "memory.hpp"
+#include "output_file.hpp"
 #include "processors.hpp"
 #include "progress.hpp"
+#include "run_saver.hpp"
 #include "signals.hpp"
 #include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
@@ -121,8 +120,10 @@ Stopping and continuing:
   While it runs, the values so far are saved to the output file every --checkpoint-every
   seconds, and when it gets SIGINT (Ctrl-C), SIGTERM or SIGUSR1; it then exits with status 130,
   143 or 0 respectively. A second signal of the same kind ends it at once. --resume continues a
-  stopped, killed or finished run from its file. For Slurm, scripts/slurm/long_run.sbatch stops
-  the run ahead of the time limit (early enough for its checkpoint), requeues the job and resumes.
+  stopped, killed or finished run from its file. Without --resume, an output file that holds a
+  run (finished or not) or a table is refused (exit 1) unless --overwrite is given; a file of
+  another program is never replaced. For Slurm, scripts/slurm/long_run.sbatch stops the run ahead
+  of the time limit (early enough for its checkpoint), requeues the job and resumes.
 
 Batch jobs:
   When stderr is not a terminal (a job's log), a plain progress line goes to it every
@@ -140,9 +141,11 @@ struct Options {
   std::string n_text;
   bool n_given = false;
   std::string max_n_text = kDefaultMaxN;
+  bool max_n_given = false;
   int threads = 0;
   std::string out;
   bool resume = false;
+  bool overwrite = false;
   std::string checkpoint_every_text = kDefaultCheckpointEvery;
   std::string progress_every_text = kDefaultProgressEvery;
   std::string engine = "auto";
@@ -183,47 +186,6 @@ double parse_seconds(const std::string& option, const std::string& text, const s
 
 std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
 
-// --resume of a file that is not there (exit 2).
-void refuse_missing_run(const std::string& path) {
-  std::error_code error;
-  if (!fs::exists(path, error))
-    throw cli::UsageError(path + " does not exist: there is no run to resume (leave out --resume to start one)");
-}
-
-// The stored run to continue. Refused, and left as it is, when it does not exist or belongs to
-// another game (exit 2), or cannot be trusted: damaged, truncated, another format version
-// (StoreError, exit 1).
-RunRecord load_run_to_resume(const std::string& path, const std::string& game) {
-  refuse_missing_run(path);
-  RunRecord previous = read_run_file(path);
-  if (previous.game != game)
-    throw cli::UsageError(path + " holds a run of " + previous.game + ", not " + game +
-                          ": give the same game, or another --out");
-  return previous;
-}
-
-// A new run replaces the file at path if that is a finished run or a table. An unfinished run is
-// refused (its values would be lost to a forgotten --resume), and so is anything that is not a
-// file of this program, readable as such: another program's file, or one too damaged to tell.
-void refuse_to_overwrite(const std::string& path, const std::string& game) {
-  std::error_code error;
-  if (!fs::exists(path, error)) return;
-  RunStatus status;
-  try {
-    if (read_file_kind(path) == FileKind::Table) return;
-    status = read_run_status(path);
-  } catch (const StoreError& e) {
-    throw cli::UsageError(path + " exists and is not a run file of sgx, so it is left as it is (" + e.what() +
-                          "): choose another --out, or delete the file");
-  }
-  if (status.complete) return;
-  std::string message = path + " holds an unfinished run of " + status.game + " (" + std::to_string(status.n) +
-                        " of " + std::to_string(status.target_n) + " values)";
-  message += status.game == game ? ": continue it with --resume, or delete the file to start again"
-                                 : ": choose another --out, or delete the file";
-  throw cli::UsageError(message);
-}
-
 // Bytes the engine may spend on values under --memory LIMIT: a share of what the program leaves,
 // the rest holding the checkpoint image or the period analysis (kValueMemoryShare, tuning.hpp).
 std::uint64_t value_memory_for(std::uint64_t limit) { return (limit - kMemoryOverhead) / tuning::kValueMemoryShare; }
@@ -240,232 +202,6 @@ std::uint64_t parse_memory_limit(const std::string& text) {
                           cli::bytes_text(kMemoryOverhead) + "; give at least " + cli::bytes_text(kMinMemoryLimit));
   return limit;
 }
-
-// The statistics of the run so far. With values released they come from the rare-value state the
-// engine kept (its mask may then be an earlier choice rather than the best one).
-SparseStats run_stats(const Engine& engine) {
-  if (!engine.values().has_released()) return compute_stats(engine.values(), engine.rules().split_take_parity());
-  const SparseState state = *engine.sparse_state();
-  SparseStats stats;
-  stats.rare_mask = state.mask;
-  // Counted from the histograms: games without two-heap splits list no rare positions.
-  stats.rare_count = rare_count_of(state.histogram, state.odd_histogram, state.mask);
-  stats.last_rare = state.rare_positions.empty() ? -1 : static_cast<std::int64_t>(state.rare_positions.back());
-  stats.max_value = state.max_value;
-  stats.max_at = state.max_at;
-  stats.histogram = state.histogram;
-  return stats;
-}
-
-// User and system CPU seconds of the process so far, all threads.
-double cpu_seconds() {
-  struct rusage usage {};
-  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-// Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
-// of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
-// values since the last checkpoint with the record of the run, marked unfinished; at the end the
-// finished run. Whatever happens during a save (a kill, a full disk), the file still holds the
-// previous one; a failed save says what is safe. A run resumed from a version-2 file (--memory,
-// its released values in no file) goes on writing whole version-2 files, as it began.
-//
-// While the engine computes, the writing is done by a writer thread, one write at a time (a
-// checkpoint, or the segments completed since the last write), so that the engine does not wait
-// for the disk. The writer reads the engine's own values, with no copy, through a PinnedValues
-// taken when the write starts (sequence.hpp says why that is safe while the engine appends and
-// widens). Between engine steps keep_up collects a finished write, rethrowing its error here on
-// the main thread, and starts the next one that is due. What is on disk is only what finished
-// writes put there: only that may be released (--memory), and only that is named in a failure's
-// message; nor is a value the write under way reads released before it ends. A checkpoint on a
-// stop, and the final save, wait for the write under way, and then for their own.
-class RunSaver {
- public:
-  // stretch: this stretch of the run as it starts (command, host, ..., first_n).
-  RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch)
-      : path_(path), stored_(std::move(stored)), stretch_(std::move(stretch)), every_seconds_(every_seconds),
-        started_(std::chrono::steady_clock::now()), last_checkpoint_(started_) {
-    if (resume && !read_run_status(path).holds_every_value()) {
-      saved_n_ = read_run_status(path).n;
-      return;
-    }
-    writer_.emplace(resume ? RunFileWriter::resume(path) : RunFileWriter::start(path, stored_.game));
-    saved_n_ = writer_->saved_n();
-    durable_n_ = writer_->durable_n();
-  }
-
-  // False for a run continued from a version-2 file: its released values are in no file.
-  bool holds_every_value() const { return writer_.has_value(); }
-
-  // n of the last checkpoint finished (or of the file resumed).
-  std::uint64_t saved_n() const { return saved_n_; }
-
-  // Values below this are on disk and not read by the write under way: a bounded engine may
-  // release them.
-  std::uint64_t release_limit() const {
-    const std::uint64_t on_disk = writer_ ? durable_n_ : std::numeric_limits<std::uint64_t>::max();
-    return write_ ? std::min(on_disk, write_->reads_from) : on_disk;
-  }
-
-  // Between engine steps: collects the write the writer thread finished, if any, and starts the
-  // next one due (a checkpoint, or the segments completed since the last write); then lets the
-  // engine release what is on disk. True when it finished a checkpoint.
-  bool keep_up(Engine& engine, std::uint64_t target) {
-    bool checkpointed = false;
-    if (write_ && write_->done.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-      checkpointed = collect_write();
-    if (!write_) {
-      if (checkpoint_due(engine))
-        start_checkpoint(engine, target);
-      else if (writer_ && writer_->has_complete_segment(engine.values().size()))
-        start_write(engine.values(), false, [this](const ValuesView& values) { writer_->write_complete_segments(values); });
-    }
-    engine.set_release_limit(release_limit());
-    return checkpointed;
-  }
-
-  // A checkpoint now, the engine stopped: after the write under way; returns once it is written.
-  void checkpoint(const Engine& engine, std::uint64_t target) {
-    wait_for_write();
-    if (engine.values().size() != saved_n_) {  // else the file holds these values already
-      start_checkpoint(engine, target);
-      wait_for_write();
-    }
-  }
-
-  // The finished run; info_for(engine) with the final statistics and period filled in. Written
-  // as every write is, and waited for.
-  void finish(const RunInfo& info, const Sequence& values) {
-    wait_for_write();
-    start_write(values, true, [this, &info](const ValuesView& view) { save(info, view); });
-    wait_for_write();
-  }
-
-  RunInfo info_for(const Engine& engine) const {
-    RunInfo info = stored_;
-    info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
-    info.program_version = kVersion;
-    info.sparse_state.reset();
-    if (engine.values().has_released()) info.sparse_state = engine.sparse_state();
-    info.provenance.push_back(stretch_so_far(engine));
-    return info;
-  }
-
-  // This stretch of the run, up to now.
-  Provenance stretch_so_far(const Engine& engine) const {
-    return sgx::stretch_so_far(stretch_, engine.values().size(),
-                               std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
-                               cpu_seconds());
-  }
-
- private:
-  // A write on the writer thread.
-  struct Write {
-    PinnedValues values;  // what it writes, readable until it is collected
-    bool is_checkpoint;   // else the complete segments only
-    // The values it reads lie in the prefix kept in memory and from here on.
-    std::uint64_t reads_from;
-    std::future<void> done;
-  };
-
-  bool checkpoint_due(const Engine& engine) const {
-    return every_seconds_ > 0 && engine.values().size() != saved_n_ &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() >= every_seconds_;
-  }
-
-  // The record of the run so far, marked unfinished. With every value in memory its statistics
-  // are counted on the writer thread too, from the values added since the last checkpoint
-  // (counted_, touched by one write at a time).
-  void start_checkpoint(const Engine& engine, std::uint64_t target) {
-    const bool count_values = !engine.values().has_released();
-    RunInfo info = info_for(engine);
-    info.complete = false;
-    info.target_n = target;
-    if (!count_values) info.stats = run_stats(engine);
-    info.period = engine.proven_period().value_or(PeriodResult{});
-    const SplitTakeParity splits = engine.rules().split_take_parity();
-    start_write(engine.values(), true,
-                [this, info = std::move(info), count_values, splits](const ValuesView& values) mutable {
-                  if (count_values) {
-                    counted_.add(values, values.size());
-                    info.stats = counted_.stats(splits);
-                  }
-                  save(info, values);
-                });
-    if (count_values) write_->reads_from = std::min(write_->reads_from, counted_.counted());
-    last_checkpoint_ = std::chrono::steady_clock::now();
-  }
-
-  // Starts job(values) on the writer thread.
-  template <class Job>
-  void start_write(const Sequence& values, bool is_checkpoint, Job job) {
-    // A whole file (version 2) takes every value kept.
-    const std::uint64_t reads_from =
-        writer_ ? writer_->first_value_read(values) : values.has_released() ? values.tail_start() : 0;
-    write_.emplace(PinnedValues(values), is_checkpoint, reads_from);
-    write_->done = std::async(std::launch::async, [job = std::move(job), &view = write_->values.view()]() mutable {
-      job(view);
-    });
-  }
-
-  // Waits for the write under way to end; its error, if any, is thrown here, saying what the file
-  // still holds. True for a checkpoint.
-  bool collect_write() {
-    const bool is_checkpoint = write_->is_checkpoint;
-    const std::uint64_t n = write_->values.view().size();
-    try {
-      guarded([&] { write_->done.get(); });
-    } catch (...) {
-      write_.reset();
-      throw;
-    }
-    write_.reset();  // unpins the values
-    if (writer_) durable_n_ = writer_->durable_n();
-    if (is_checkpoint) saved_n_ = n;
-    return is_checkpoint;
-  }
-
-  void wait_for_write() {
-    if (write_) collect_write();
-  }
-
-  // On the writer thread.
-  void save(const RunInfo& info, const ValuesView& values) {
-    if (writer_)
-      writer_->save(info, values);
-    else
-      write_run_file(path_, info, values);
-  }
-
-  // Runs a write, or waits for one; a failure says what the file still holds.
-  template <class Job>
-  void guarded(Job job) const {
-    try {
-      job();
-    } catch (const StoreError& e) {
-      std::string message = e.what();
-      message += saved_n_ > 0 ? "; " + path_ + " still holds the " + std::to_string(saved_n_) + " values saved before"
-                              : "; no values were saved";
-      throw StoreError(message);
-    }
-  }
-
-  std::string path_;
-  RunInfo stored_;  // what stays the same from save to save: game, kernels of earlier sessions
-  Provenance stretch_;
-  std::optional<RunFileWriter> writer_;  // none for a run continued from a version-2 file
-  std::uint64_t saved_n_ = 0;    // n of the last checkpoint finished
-  std::uint64_t durable_n_ = 0;  // writer_->durable_n() as of the last write finished
-  StatsCounter counted_;         // the checkpoints' statistics, advanced by each on the writer thread
-  double every_seconds_;
-  std::chrono::steady_clock::time_point started_;
-  std::chrono::steady_clock::time_point last_checkpoint_;  // when the last checkpoint began
-  // The write under way on the writer thread. Declared after what it uses, so that it is destroyed
-  // first: std::async's future waits for the thread.
-  std::optional<Write> write_;
-};
 
 // G(A..B-1), one per line. Values a bounded run released from memory are read back from its
 // file, which holds every value once the run is saved.
@@ -497,6 +233,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       ("threads", po::value(&o.threads), "threads to use (default or 0: all cores)")
       ("out", po::value(&o.out), "HDF5 file to write, or with --resume to continue (default results/GAME.h5)")
       ("resume", po::bool_switch(&o.resume), "continue the run in the output file up to --n (stored values are kept)")
+      ("overwrite", po::bool_switch(&o.overwrite),
+       "replace the run or table in the output file (without it, a file of sgx there is refused)")
       ("checkpoint-every", po::value(&o.checkpoint_every_text),
        "save the values so far every SECONDS while running (default 300; 0: only when stopped)")
       ("progress-every", po::value(&o.progress_every_text),
@@ -517,9 +255,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
   if (words.empty()) throw cli::UsageError("no game given: e.g. run_octal 0.137 --n 1e7");
   o.game = words.front();
   o.n_given = vm.count("n") > 0;
+  o.max_n_given = vm.count("max-n") > 0;
   for (const char* name : {"resume", "checkpoint-every", "progress-every", "engine", "no-shortcut", "max-n", "memory", "bfile"})
     if (vm.count(name) && !vm[name].defaulted()) o.heap_game_options.push_back(std::string("--") + name);
   if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
+  if (o.resume && o.overwrite)
+    throw cli::UsageError("--resume continues the file and --overwrite replaces it: choose one");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
   return o;
 }
@@ -620,7 +361,7 @@ int run_table(TableGame game, const Options& o) {
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);
   const cli::FileLock lock(path);
-  refuse_to_overwrite(path, name);
+  cli::refuse_to_replace(path, {name, true}, o.overwrite);
 
   const auto start = std::chrono::steady_clock::now();
   cli::StatusLine status(!o.quiet);
@@ -671,6 +412,7 @@ int run(int argc, char** argv) {
   const std::string game = rules.canonical();
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
+  bool n_fixed = o.n_given;  // compute exactly n values, else until proven (up to max_n)
   const double checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
   const double progress_every = parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
@@ -697,7 +439,7 @@ int run(int argc, char** argv) {
   if (!o.resume)
     check_request();
   else if (!fs::exists(cli::lock_path_for(path), error))  // else a run may be starting on it: named below
-    refuse_missing_run(path);
+    cli::refuse_missing_run(path);
   if (o.out.empty()) fs::create_directories("results");
   check_can_write(path);  // fail now, not at the first checkpoint
   const cli::FileLock lock(path);  // from before the stored run is read to the end: one writer
@@ -705,22 +447,27 @@ int run(int argc, char** argv) {
   RunRecord stored;
   stored.game = game;
   if (o.resume) {
-    stored = load_run_to_resume(path, game);
-    // Stored values are never dropped; without --n an unfinished run keeps its target.
+    stored = cli::load_run_to_resume(path, game);
+    // Stored values are never dropped. Without --n an unfinished run keeps its target, and a
+    // finished one stays as it is (a look) unless --max-n asks for a longer search for its period.
     if (!o.n_given && !stored.complete) n = std::max(n, stored.target_n);
+    if (!o.n_given && stored.complete && !o.max_n_given) {
+      n = stored.values.size();
+      n_fixed = true;
+    }
     n = std::max(n, stored.values.size());
     if (stored.values.has_released() && memory_limit == 0)
       throw cli::UsageError(path + " holds a run computed with --memory (only " + stored.values.kept_text() +
                             " are kept): continue it with --memory");
     check_request();
   } else {
-    refuse_to_overwrite(path, game);
+    cli::refuse_to_replace(path, {game, false}, o.overwrite);
   }
   if (!o.bfile.empty()) check_can_write(o.bfile);
 
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
-  RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
+  cli::RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
                  stretch_starting(command_line(argc, argv), o.threads, stored_n));
   if (!o.bfile.empty() && !saver.holds_every_value())
     throw cli::UsageError("--bfile lists every value, and " + path + " (format version 2) keeps none of the values " +
@@ -753,7 +500,7 @@ int run(int argc, char** argv) {
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
     // Until proven: once the engine has looked, what it waits for.
-    if (!o.n_given && engine.last_period().checked_n > 0) {
+    if (!n_fixed && engine.last_period().checked_n > 0) {
       status.set_note(proof_wait_text(engine.last_period()));
       log.set_note(proof_wait_text(engine.last_period()));
     }
@@ -767,7 +514,7 @@ int run(int argc, char** argv) {
   };
   Outcome outcome;
   try {
-    outcome = compute(engine, rules, n, o.n_given, max_n, engine_options.period_window, analyze_released, progress);
+    outcome = compute(engine, rules, n, n_fixed, max_n, engine_options.period_window, analyze_released, progress);
   } catch (const MemoryReachError& e) {
     status.finish();
     saver.checkpoint(engine, n);
@@ -790,9 +537,10 @@ int run(int argc, char** argv) {
   const Sequence& values = engine.values();
   RunInfo info = saver.info_for(engine);
   info.complete = true;
-  info.stats = run_stats(engine);
+  info.stats = cli::run_stats(engine);
   info.period = outcome.period;
-  saver.finish(info, values);
+  // A finished run that this sitting did not extend stays as it is, byte for byte.
+  if (!(stored.complete && o.resume && !saver.computed_any(engine))) saver.finish(info, values);
   // A bounded run's released values are read back from its file, where the last save put them.
   if (!o.bfile.empty())
     write_bfile(o.bfile, game, values.size(), held_or_released(values, read_released), std::string(kTool) + " " + kVersion);
@@ -810,7 +558,7 @@ int run(int argc, char** argv) {
   report.peak_rss_bytes = peak_rss_bytes();
   if (o.profile) report.profile = engine.work_span();
   report.memory_limit_bytes = memory_limit;
-  report.provenance = info.provenance.back();
+  if (saver.computed_any(engine)) report.provenance = info.provenance.back();
   if (values.has_released()) {
     report.kept_prefix = values.prefix_end();
     report.tail_start = values.tail_start();

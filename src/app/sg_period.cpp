@@ -3,6 +3,7 @@
 
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 
 #include "cli.hpp"
@@ -24,6 +25,7 @@ using namespace sgx;
 constexpr const char* kTool = "sg_period";
 
 const char* kUsage = R"(Usage: sg_period FILE.h5... [--json | --table] [--bfile B]
+       sg_period FILE.h5... --verify
 
 Analyses nim-sequences stored by run_octal: the eventual period and preperiod (and the saltus of
 arithmetic periodicity), whether a theorem proves it and which, the exceptional positions in the
@@ -39,12 +41,20 @@ apply to tables).
 --bfile B also writes the stored values of one run as an OEIS b-file: a line "n G" per value n, G(0) first,
 after a comment header naming the game and the program (an unfinished run's values so far).
 
+--verify checks the files instead of analysing them: every chunk of values of a run (in each of its
+segment files) is read through its Fletcher-32 checksum, one chunk at a time, and so is the rest of
+the file. A file whose checksums all hold gets one line, "FILE: every checksum holds" and what was
+read; each damaged stretch of values gets a line naming it and where it lies, such as
+"FILE: G(65536..131072-1) in segment file FILE.d/values-...h5: the file is missing", and the exit
+status is then 1.
+
 Examples:
   sg_period results/0.137.h5
   sg_period results/0.137.h5 --json
   sg_period results/*.h5 --table      one row per game, in the columns published tables use
   sg_period results/wythoff.h5        the preperiod, period and saltus of every row
   sg_period results/0.137.h5 --bfile b000000.txt    the values as an OEIS b-file
+  sg_period results/*.h5 --verify     is every stored value as it was written?
 
 Options)";
 
@@ -103,6 +113,59 @@ Json run_file_json(const std::string& file, const RunRecord& record, std::uint64
           {"file", file}};
 }
 
+// "G(0..65536-1)": a stretch of values as the messages name it.
+std::string stretch_text(std::uint64_t start, std::uint64_t end) {
+  return "G(" + std::to_string(start) + ".." + std::to_string(end) + "-1)";
+}
+
+// "1 chunk", "8 chunks".
+std::string count_text(std::size_t count, const std::string& thing) {
+  return std::to_string(count) + " " + thing + (count == 1 ? "" : "s");
+}
+
+// --verify of one file: true when every checksum holds. Damaged stretches of values are listed on
+// stdout, a line each, and summed up in one line on stderr.
+bool verify_file(const std::string& file) {
+  if (read_file_kind(file) == FileKind::Table) {
+    const TableStatus table = read_table_status(file);
+    read_table_file(file);  // every chunk of the table and its rows, through their checksums
+    std::cout << file << ": every checksum holds (the table of " << table.game << ", N = " << table.n << ")\n";
+    return true;
+  }
+  const RunVerification report = verify_run_file(file);
+  if (report.damaged.empty()) {
+    std::cout << file << ": every checksum holds (" << report.values << " values in "
+              << (report.segments > 0 ? count_text(report.segments, "segment") : "one file") << ", "
+              << count_text(report.chunks, "chunk") << ")\n";
+    return true;
+  }
+  std::uint64_t damaged = 0;
+  for (const DamagedStretch& stretch : report.damaged) {
+    std::cout << file << ": " << stretch_text(stretch.start, stretch.end) << " in " << stretch.where << ": "
+              << stretch.reason << "\n";
+    damaged += stretch.end - stretch.start;
+  }
+  std::cerr << kTool << ": " << file << " is damaged: " << damaged << " of its " << report.values << " values in "
+            << report.damaged.size() << (report.damaged.size() == 1 ? " stretch" : " stretches")
+            << " (listed above); the others are whole\n";
+  return false;
+}
+
+// --verify of every file, each whatever the others hold.
+int verify_files(const std::vector<std::string>& files) {
+  bool all_whole = true;
+  for (const std::string& file : files) {
+    try {
+      all_whole &= verify_file(file);
+    } catch (const StoreError& e) {  // the file's own record: no stretch of it can be named
+      std::cerr << kTool << ": " << e.what() << "\n";
+      all_whole = false;
+    }
+  }
+  std::cout.flush();
+  return all_whole ? cli::kExitOk : cli::kExitFailure;
+}
+
 // The rows of a stored table, analysed again (as the values of a run are), so that the report
 // follows this program's criterion whatever wrote the file.
 void print_table_file(const std::string& file, bool json) {
@@ -119,16 +182,21 @@ void print_table_file(const std::string& file, bool json) {
 
 int run(int argc, char** argv) {
   std::vector<std::string> files;
-  bool json = false, table = false;
+  bool json = false, table = false, verify = false;
   std::string bfile;
   po::options_description visible(kUsage);
   visible.add_options()("json", po::bool_switch(&json), "print one JSON object per file, one per line")(
       "table", po::bool_switch(&table), "print one aligned table row per file")(
-      "bfile", po::value(&bfile)->value_name("B"), "also write the values of the (one) run as an OEIS b-file");
+      "bfile", po::value(&bfile)->value_name("B"), "also write the values of the (one) run as an OEIS b-file")(
+      "verify", po::bool_switch(&verify),
+      "check every checksum of every segment and chunk instead, naming each damaged stretch of values (exit 1)");
   po::variables_map vm;
   if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &files)) return cli::kExitOk;
   if (files.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
   if (json && table) throw cli::UsageError("--json and --table: choose one");
+  if (verify && (json || table || !bfile.empty()))
+    throw cli::UsageError("--verify checks the files and prints a line each: leave out --json, --table and --bfile");
+  if (verify) return verify_files(files);
   if (!bfile.empty() && files.size() != 1)
     throw cli::UsageError("--bfile writes the values of one run: give one file, not " + std::to_string(files.size()));
 

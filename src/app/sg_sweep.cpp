@@ -12,7 +12,9 @@
 
 #include "cli.hpp"
 #include "file_lock.hpp"
+#include "output_file.hpp"
 #include "processors.hpp"
+#include "sgx/games.hpp"
 #include "sgx/store.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
@@ -42,12 +44,14 @@ at once at what the proof of a period seen needs. --max-seconds caps the process
 cost about n^2, while sparse games go on to --max-n.
 
 Long games: with --runs DIR each game keeps its run file DIR/GAME.h5 (run_octal's format), saved
-every --checkpoint-every seconds; a game whose file exists continues from it (stderr says from
-where, and --json gives resumed_from), so a killed sweep resumed with --resume loses little of a
-long game. A finished game's file holds its values for sg_period, run_octal --print and plots. With --out the rows go to a CSV
-file as games finish, so a killed sweep loses only the games in progress and --resume goes on.
-One sweep writes a table at a time: a second one on the same --out stops at once, naming the
-first (TABLE.csv.lock beside the table says who holds it).
+every --checkpoint-every seconds; with --resume a game whose file exists continues from it (stderr
+says from where, and --json gives resumed_from), so a killed sweep loses little of a long game. A
+finished game's file holds its values for sg_period, run_octal --print and plots. With --out the
+rows go to a CSV file as games finish, so a killed sweep loses only the games in progress and
+--resume goes on. Without --resume, a table at --out or a run file of a game in --runs is refused
+(exit 1) unless --overwrite is given, which replaces them. One sweep writes a table at a time: a
+second one on the same --out stops at once, naming the first (TABLE.csv.lock beside the table
+says who holds it).
 
 PATTERN stands for many codes: '?' is any octal digit 0-7, [0-3] or [137] a class of digits;
 FILE (when a file of that name exists) lists one game per line, '#' starting a comment.
@@ -76,6 +80,7 @@ struct Options {
   std::string checkpoint_every_text = "60";
   std::string out;
   bool resume = false;
+  bool overwrite = false;
   bool json = false;
   bool quiet = false;
   int threads = 0;
@@ -95,6 +100,7 @@ SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
   SweepSettings settings;
   settings.threads = cli::threads_to_use(kTool, o.threads, o.quiet);
   settings.runs = o.runs;
+  settings.replace_runs = o.overwrite;
   settings.checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text);
   if (vm.count("n")) {
     if (o.until_proven) throw cli::UsageError("--n and --until-proven: choose one");
@@ -130,10 +136,13 @@ class SweepStatus {
 // Opens the table at --out for the job; a file that cannot serve it is refused with the options
 // that would fit it.
 void open_table(std::optional<SweepTable>& table, const Options& o, const cli::SweepJob& job) {
+  const ExistingTable existing =
+      o.resume ? ExistingTable::Resume : o.overwrite ? ExistingTable::Replace : ExistingTable::Refuse;
   try {
-    table.emplace(o.out, job.games, job.settings, o.resume);
+    table.emplace(o.out, job.games, job.settings, existing);
   } catch (const SweepTableExistsError& e) {
-    throw cli::UsageError(std::string(e.what()) + ": --resume continues that sweep; remove it to start again");
+    throw cli::ExistingOutputError(std::string(e.what()) +
+                                   ": continue that sweep with --resume, or replace it with --overwrite");
   } catch (const SweepTableOtherGameError& e) {
     throw cli::UsageError(std::string(e.what()) + ": give the same --codes, or another --out");
   } catch (const SweepTableOtherSettingsError& e) {
@@ -175,6 +184,15 @@ std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Clu
   return rows;
 }
 
+// Without --resume, before anything is written: no game of the batch may find a run file of sgx in
+// --runs unless --overwrite replaces it (the sweep would otherwise go on with it unasked), and a
+// file there that is not of sgx is never replaced.
+void refuse_to_replace_runs(const Options& o, const std::vector<std::string>& games) {
+  for (const std::string& game : games)
+    cli::refuse_to_replace(game_run_path(o.runs, game), {parse_heap_game(game).canonical(), false, "--runs"},
+                           o.overwrite);
+}
+
 int run(int argc, char** argv, cli::Cluster& cluster) {
   Options o;
   po::options_description visible(kUsage);
@@ -188,7 +206,9 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
       ("runs", po::value(&o.runs), "directory of one run file per game (DIR/GAME.h5), continued when it exists")
       ("checkpoint-every", po::value(&o.checkpoint_every_text), "with --runs: save each game's run file every SECONDS (default 60)")
       ("out", po::value(&o.out), "CSV file the rows are written to as games finish")
-      ("resume", po::bool_switch(&o.resume), "continue the sweep in --out: finished games are kept, not redone")
+      ("resume", po::bool_switch(&o.resume),
+       "continue the sweep in --out (finished games are kept, not redone) and the games' run files in --runs")
+      ("overwrite", po::bool_switch(&o.overwrite), "replace the table in --out and the games' run files in --runs")
       ("json", po::bool_switch(&o.json), "print one JSON object per game instead of the Markdown table")
       ("threads", po::value(&o.threads), "OpenMP threads per game, on every rank (default or 0: all cores)")
       ("quiet", po::bool_switch(&o.quiet), "print nothing: no table and no status line (the rows are in --out)");
@@ -196,7 +216,12 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
   if (!cli::parse_command_line(kTool, argc, argv, visible, vm)) return cli::kExitOk;
   if (o.codes.empty()) throw cli::UsageError("no games given: e.g. sg_sweep --codes '0.?\?' --n 4096");
   if (o.threads < 0) throw cli::UsageError("--threads must not be negative (0, the default, uses all cores)");
-  if (o.resume && o.out.empty()) throw cli::UsageError("--resume needs --out TABLE.csv: the sweep to continue");
+  if (o.resume && o.out.empty() && o.runs.empty())
+    throw cli::UsageError("--resume needs --out TABLE.csv or --runs DIR: the sweep to continue");
+  if (o.resume && o.overwrite)
+    throw cli::UsageError("--resume continues the sweep and --overwrite replaces its files: choose one");
+  if (o.overwrite && o.out.empty() && o.runs.empty())
+    throw cli::UsageError("--overwrite replaces the table in --out and the run files in --runs: give one of them");
   if (o.json && o.quiet) throw cli::UsageError("--json and --quiet: choose one");
   if (!o.runs.empty()) {
     std::error_code error;
@@ -208,6 +233,7 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
 
   cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
   job.settings.command = command_line(argc, argv);
+  if (!o.runs.empty() && !o.resume) refuse_to_replace_runs(o, job.games);
   const std::vector<SweepRow> rows = sweep(o, job, cluster);
   if (o.json) {
     for (const SweepRow& row : rows) std::cout << json_text(sweep_row_json(row)) << "\n";

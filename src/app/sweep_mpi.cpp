@@ -63,7 +63,7 @@ std::string encode_job(const SweepJob& job) {
   out.precision(17);
   const SweepSettings& s = job.settings;
   out << s.n << ' ' << s.until_proven << ' ' << s.start << ' ' << s.cap << ' ' << s.max_seconds << ' '
-      << s.checkpoint_every << ' ' << s.threads << '\n'
+      << s.checkpoint_every << ' ' << s.threads << ' ' << s.replace_runs << '\n'
       << s.runs << '\n'
       << s.command << '\n';
   for (const std::string& game : job.games) out << game << '\n';
@@ -74,7 +74,7 @@ SweepJob decode_job(const std::string& text) {
   std::istringstream in(text);
   SweepJob job;
   SweepSettings& s = job.settings;
-  in >> s.n >> s.until_proven >> s.start >> s.cap >> s.max_seconds >> s.checkpoint_every >> s.threads;
+  in >> s.n >> s.until_proven >> s.start >> s.cap >> s.max_seconds >> s.checkpoint_every >> s.threads >> s.replace_runs;
   in.ignore(1);
   std::getline(in, s.runs);
   std::getline(in, s.command);

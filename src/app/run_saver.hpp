@@ -1,0 +1,120 @@
+#pragma once
+// run_octal's run file, written as the run goes (RunSaver), and the statistics of a run so far
+// (run_stats), which its checkpoints and its report share.
+
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <optional>
+#include <string>
+
+#include "sgx/engine.hpp"
+#include "sgx/provenance.hpp"
+#include "sgx/sequence.hpp"
+#include "sgx/stats.hpp"
+#include "sgx/store.hpp"
+
+namespace sgx::cli {
+
+// The statistics of the run so far. With values released they come from the rare-value state the
+// engine kept (its mask may then be an earlier choice rather than the best one).
+SparseStats run_stats(const Engine& engine);
+
+// Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
+// of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
+// values since the last checkpoint with the record of the run, marked unfinished; at the end the
+// finished run. Whatever happens during a save (a kill, a full disk), the file still holds the
+// previous one; a failed save says what is safe. A run resumed from a version-2 file (--memory,
+// its released values in no file) goes on writing whole version-2 files, as it began.
+//
+// While the engine computes, the writing is done by a writer thread, one write at a time (a
+// checkpoint, or the segments completed since the last write), so that the engine does not wait
+// for the disk. The writer reads the engine's own values, with no copy, through a PinnedValues
+// taken when the write starts (sequence.hpp says why that is safe while the engine appends and
+// widens). Between engine steps keep_up collects a finished write, rethrowing its error here on
+// the main thread, and starts the next one that is due. What is on disk is only what finished
+// writes put there: only that may be released (--memory), and only that is named in a failure's
+// message; nor is a value the write under way reads released before it ends. A checkpoint on a
+// stop, and the final save, wait for the write under way, and then for their own.
+class RunSaver {
+ public:
+  // stretch: this stretch of the run as it starts (command, host, ..., first_n).
+  RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch);
+
+  // False for a run continued from a version-2 file: its released values are in no file.
+  bool holds_every_value() const { return writer_.has_value(); }
+
+  // n of the last checkpoint finished (or of the file resumed).
+  std::uint64_t saved_n() const { return saved_n_; }
+
+  // Values below this are on disk and not read by the write under way: a bounded engine may
+  // release them.
+  std::uint64_t release_limit() const;
+
+  // Between engine steps: collects the write the writer thread finished, if any, and starts the
+  // next one due (a checkpoint, or the segments completed since the last write); then lets the
+  // engine release what is on disk. True when it finished a checkpoint.
+  bool keep_up(Engine& engine, std::uint64_t target);
+
+  // A checkpoint now, the engine stopped: after the write under way; returns once it is written.
+  void checkpoint(const Engine& engine, std::uint64_t target);
+
+  // The finished run; info_for(engine) with the final statistics and period filled in. Written
+  // as every write is, and waited for.
+  void finish(const RunInfo& info, const Sequence& values);
+
+  // The record of the run to save: the stored one, with this stretch's row of /provenance when it
+  // has computed anything.
+  RunInfo info_for(const Engine& engine) const;
+
+  // Whether this stretch of the run has computed a value. One that has not (a --resume that only
+  // looks) adds no row to /provenance: a stretch of 0 values says nothing.
+  bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
+
+  // This stretch of the run, up to now.
+  Provenance stretch_so_far(const Engine& engine) const;
+
+ private:
+  // A write on the writer thread.
+  struct Write {
+    PinnedValues values;  // what it writes, readable until it is collected
+    bool is_checkpoint;   // else the complete segments only
+    // The values it reads lie in the prefix kept in memory and from here on.
+    std::uint64_t reads_from;
+    std::future<void> done;
+  };
+
+  bool checkpoint_due(const Engine& engine) const;
+  // The record of the run so far, marked unfinished. With every value in memory its statistics
+  // are counted on the writer thread too, from the values added since the last checkpoint
+  // (counted_, touched by one write at a time).
+  void start_checkpoint(const Engine& engine, std::uint64_t target);
+  // Starts job(values) on the writer thread.
+  template <class Job>
+  void start_write(const Sequence& values, bool is_checkpoint, Job job);
+  // Waits for the write under way to end; its error, if any, is thrown here, saying what the file
+  // still holds. True for a checkpoint.
+  bool collect_write();
+  void wait_for_write();
+  // On the writer thread.
+  void save(const RunInfo& info, const ValuesView& values);
+  // Runs a write, or waits for one; a failure says what the file still holds.
+  template <class Job>
+  void guarded(Job job) const;
+
+  std::string path_;
+  RunInfo stored_;  // what stays the same from save to save: game, kernels of earlier sessions
+  Provenance stretch_;
+  std::optional<RunFileWriter> writer_;  // none for a run continued from a version-2 file
+  std::uint64_t saved_n_ = 0;    // n of the last checkpoint finished
+  std::uint64_t durable_n_ = 0;  // writer_->durable_n() as of the last write finished
+  StatsCounter counted_;         // the checkpoints' statistics, advanced by each on the writer thread
+  double every_seconds_;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_checkpoint_;  // when the last checkpoint began
+  // The write under way on the writer thread. Declared after what it uses, so that it is destroyed
+  // first: std::async's future waits for the thread.
+  std::optional<Write> write_;
+};
+
+}  // namespace sgx::cli
