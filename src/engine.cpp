@@ -259,12 +259,17 @@ bool Engine::compute_steps(std::uint64_t target, const ProgressCallback& progres
 
 bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCallback& progress) {
   if (values_.size() >= target) return true;
-  // A run until proven may stop far below its cap: it grows as it goes.
-  if (!stop_when_proven_) values_.reserve(target);
+  // A run until proven may stop far below its cap: it grows as it goes, unless bounded: growing
+  // would copy its released values, which are not there (reserving the cap takes address space
+  // only; PageAllocator).
+  if (!stop_when_proven_ || bounded()) values_.reserve(target);
   while (values_.size() < target) {
     take_look_beside(false);
     if (looking_for_period()) look_for_period();
-    if (stop_when_proven_ && (last_period_.proven || values_.has_released())) return true;
+    // Once values are released the engine cannot look again (the released ones are in the run
+    // file, which the caller reads at the end): a run until proven goes on to its cap then. It
+    // stopped here before, at the first release, as if it had reached the cap.
+    if (stop_when_proven_ && last_period_.proven) return true;
     if (proven_period_ && !bounded()) {
       fill_from_period(target);
       break;

@@ -263,6 +263,17 @@ TEST(BoundedEngine, WithinTheBoundEverythingIsKeptAndPeriodsAreProven) {
   EXPECT_EQ(engine.proven_period()->period, 34u);
 }
 
+// A run until proven whose values are released before its period is proven goes on to its cap,
+// where the caller's analysis reads the released values back (run_octal: from the run file). It
+// stopped at the first release, a quarter of the way, saying nothing.
+TEST(BoundedEngine, UntilProvenGoesOnToTheCapOnceValuesAreReleased) {
+  const std::uint64_t cap = under_sanitizer() ? std::uint64_t{1} << 19 : std::uint64_t{1} << 20;
+  Engine engine(parse_rules("0.16"), bounded_options(400000, 2));  // 200000 values; proven at 509622
+  ASSERT_TRUE(engine.compute_until_proven(4096, cap));
+  EXPECT_TRUE(engine.values().has_released());
+  EXPECT_EQ(engine.values().size(), cap);
+}
+
 TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
   const Rules rules = parse_rules("0.137");
   const std::uint64_t n = 1 << 20;
