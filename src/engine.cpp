@@ -235,7 +235,7 @@ bool Engine::compute_until_proven(std::uint64_t min_n, std::uint64_t max_n, cons
   // False when the callback stopped the engine before target.
   const auto reached = [&](std::uint64_t target) { return compute_to(target, progress) || values_.size() >= target; };
   if (!reached(min_n)) return false;
-  if (!proof_theorem(rules_).empty() && !values_.has_released() && !last_period_.proven) {
+  if (!proof_theorem(rules_).empty() && (!values_.has_released() || released_look_) && !last_period_.proven) {
     stop_when_proven_ = true;
     bool finished = false;
     try {
@@ -266,9 +266,9 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
   while (values_.size() < target) {
     take_look_beside(false);
     if (looking_for_period()) look_for_period();
-    // Once values are released the engine cannot look again (the released ones are in the run
-    // file, which the caller reads at the end): a run until proven goes on to its cap then. It
-    // stopped here before, at the first release, as if it had reached the cap.
+    // Once values are released the engine looks only through set_released_look; without it a
+    // run until proven goes on to its cap (it stopped here, at the first release, as if it had
+    // reached the cap).
     if (stop_when_proven_ && last_period_.proven) return true;
     if (proven_period_ && !bounded()) {
       fill_from_period(target);
@@ -318,7 +318,13 @@ void Engine::look_for_period(bool forced) {
   if (!forced && n < next_period_check_) return;
   take_look_beside(true);
   next_period_check_ = std::numeric_limits<std::uint64_t>::max();
-  if (values_.has_released() || (!forced && proof_theorem(rules_).empty())) return;
+  if (values_.has_released()) {
+    // Only a run until proven reads released values back: a shortcut is not worth a pass over
+    // the run file at every doubling, and the caller analyses the values at the end anyway.
+    if (stop_when_proven_ && released_look_) use_look(released_look_(), n);
+    return;
+  }
+  if (!forced && proof_theorem(rules_).empty()) return;
   // A look the run does not stop for runs beside the kernels, on more than one thread.
   if (!forced && !stop_when_proven_ && !bounded() && n >= tuning::kLookBesideFrom && omp_get_max_threads() > 1) {
     start_look_beside(n);

@@ -274,6 +274,31 @@ TEST(BoundedEngine, UntilProvenGoesOnToTheCapOnceValuesAreReleased) {
   EXPECT_EQ(engine.values().size(), cap);
 }
 
+// With a way to read the released values back (run_octal: the run file), its looks go on and it
+// stops at the proof, released values and all, as a run that kept every value does.
+TEST(BoundedEngine, UntilProvenLooksThroughTheReleasedValuesAndStopsAtTheProof) {
+  const std::uint64_t cap = std::uint64_t{1} << 21;
+  const Rules rules = parse_rules("0.16");
+  Engine every_value(rules, EngineOptions{});
+  ASSERT_TRUE(every_value.compute_until_proven(4096, cap));
+  const Sequence all = every_value.values();
+  ASSERT_TRUE(every_value.last_period().proven);
+  Engine engine(rules, bounded_options(400000, 2));
+  int looks = 0;
+  engine.set_released_look([&] {
+    ++looks;
+    const ValueReader from_elsewhere = [&](std::uint64_t from, std::uint64_t to, Value* out) {
+      for (std::uint64_t i = from; i < to; ++i) out[i - from] = all[i];
+    };
+    return analyze_period(engine.values(), from_elsewhere, rules);
+  });
+  ASSERT_TRUE(engine.compute_until_proven(4096, cap));
+  EXPECT_TRUE(engine.values().has_released());
+  EXPECT_GT(looks, 0);
+  EXPECT_EQ(engine.values().size(), all.size());
+  EXPECT_EQ(engine.last_period(), every_value.last_period());
+}
+
 TEST(BoundedEngine, FillsFromAProvenPeriodInStepsAndCountsWhatItFills) {
   const Rules rules = parse_rules("0.137");
   const std::uint64_t n = 1 << 20;

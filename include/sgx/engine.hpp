@@ -110,6 +110,10 @@ class Engine {
   // Bounded runs: values from n on are not released (they are not on disk yet); the run's file
   // writer raises it as it writes. No limit until called.
   void set_release_limit(std::uint64_t n) { release_limit_ = n; }
+  // Bounded runs until proven: how a look for the period is made once values are released, the
+  // caller reading them back (run_octal: from the run file, after a checkpoint). Without it such a
+  // run cannot look again and goes on to its cap, where the caller analyses every value.
+  void set_released_look(std::function<PeriodResult()> look) { released_look_ = std::move(look); }
 
  private:
   bool compute_steps(std::uint64_t n, const ProgressCallback& progress);
@@ -139,6 +143,7 @@ class Engine {
   Rules rules_;
   EngineOptions options_;
   std::uint64_t release_limit_ = std::numeric_limits<std::uint64_t>::max();
+  std::function<PeriodResult()> released_look_;  // set_released_look
   Sequence values_;
   std::unique_ptr<Kernel> kernel_;
   KernelKind active_ = KernelKind::Naive;

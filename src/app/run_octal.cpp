@@ -284,7 +284,11 @@ Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_give
   outcome.stopped = !(n_given ? engine.compute_to(n, progress) || engine.values().size() >= n
                               : engine.compute_until_proven(n, outcome.target, progress));
   if (outcome.stopped) return outcome;
-  if (engine.values().has_released())
+  // A run until proven that looked at its last value (in memory, or through its file) has its
+  // analysis already.
+  if (!n_given && engine.last_period().checked_n == engine.values().size())
+    outcome.period = engine.last_period();
+  else if (engine.values().has_released())
     outcome.period = analyze_released(outcome.target);
   else if (!n_given)
     outcome.period = engine.last_period();
@@ -496,6 +500,10 @@ int run(int argc, char** argv) {
     saver.checkpoint(engine, target);
     return analyze_period(engine.values(), read_released, rules, engine_options.period_window);
   };
+  // Until proven, once values are released, the engine's looks read them back the same way: the
+  // checkpoint first leaves the file complete and the writer thread idle (HDF5 is not thread-safe).
+  if (!n_fixed)
+    engine.set_released_look([&] { return analyze_released(std::max(n, max_n)); });
   cli::StatusLine status(!o.quiet);
   cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
   auto progress = [&](const Progress& p) {
