@@ -292,6 +292,7 @@ struct PyRun {
   std::uint64_t tail_start = 0;  // n when there is no tail
   int format_version = 0;
   std::string path;
+  std::vector<sgx::Milestone> milestones;
 };
 
 // Every version the tools read: a file that holds every value gives them all (a version-3 run with
@@ -307,11 +308,27 @@ PyRun open_run(const py::object& path_object) {
   }
   const std::uint64_t n = record.values.size();
   const bool released = record.values.has_released();
+  // As the run counted them, else counted now from the values (a file written before milestones).
+  std::vector<sgx::Milestone> milestones;
+  if (record.counter) {
+    milestones = record.counter->milestones;
+  } else if (!released) {
+    py::gil_scoped_release unlocked;
+    sgx::SplitTakeParity splits = sgx::SplitTakeParity::Mixed;
+    try {
+      splits = sgx::parse_rules(record.game).split_take_parity();
+    } catch (const sgx::ParseError&) {
+      // a sequence of no known game: masks without the position
+    }
+    sgx::StatsCounter counter(splits);
+    counter.add(record.values, n);
+    milestones = counter.milestones();
+  }
   const std::uint64_t prefix_end = released ? record.values.prefix_end() : n;
   const std::uint64_t tail_start = released ? record.values.tail_start() : n;
   std::vector<py::array> parts = to_numpy_ranges(std::move(record.values), {{0, prefix_end}, {tail_start, n}});
   return {std::move(static_cast<sgx::RunInfo&>(record)), std::move(parts[0]), std::move(parts[1]), n, tail_start,
-          status.format_version, path};
+          status.format_version, path, std::move(milestones)};
 }
 
 std::string run_repr(const PyRun& run) {
@@ -440,6 +457,33 @@ misere  whoever makes the last move loses
     >>> s.value, s.outcome, s.winning_moves
     (2, 'N', [<heap 1: 3 -> 1>]))");
 
+  py::class_<sgx::Milestone>(m, "Milestone",
+                             "The statistics of G(0..N-1) at a power of two N a run passed (sg_period --milestones).")
+      .def_readonly("n", &sgx::Milestone::n, "N")
+      .def_property_readonly(
+          "value_at_n", [](const sgx::Milestone& milestone) -> py::object { return milestone.value_at_n ? py::object(py::int_(*milestone.value_at_n)) : py::object(py::none()); },
+          "G(N), None when the run holds exactly N values")
+      .def_readonly("stats", &sgx::Milestone::stats, "histogram, largest value, rare mask and its rare positions")
+      .def(
+          "counts_from_1",
+          [](const sgx::Milestone& milestone) {
+            if (!milestone.value_at_n) throw py::value_error("G(" + std::to_string(milestone.n) + ") is not known: the run holds " +
+                                                     std::to_string(milestone.n) + " values; run it to " +
+                                                     std::to_string(milestone.n + 1) + " to count G(1.." + std::to_string(milestone.n) + ")");
+            std::vector<std::uint64_t> counts(milestone.stats.histogram.begin(),
+                                              milestone.stats.histogram.begin() + milestone.stats.max_value + 1);
+            --counts[0];  // G(0) = 0 for every heap game
+            if (*milestone.value_at_n >= counts.size()) counts.resize(*milestone.value_at_n + 1, 0);
+            ++counts[*milestone.value_at_n];
+            return counts;
+          },
+          "the counts of G(1..N) by value, as published record runs list them (G(0..N-1) less G(0) = 0, plus G(N))")
+      .def("__repr__", [](const sgx::Milestone& milestone) {
+        return "Milestone(n=" + std::to_string(milestone.n) + ", value_at_n=" +
+               (milestone.value_at_n ? std::to_string(*milestone.value_at_n) : std::string("None")) + ", max_value=" +
+               std::to_string(milestone.stats.max_value) + ", rare_count=" + std::to_string(milestone.stats.rare_count) + ")";
+      });
+
   py::class_<PyRun>(m, "Run", "A run file written by run_octal: its values and what it says about them.")
       .def_readonly("values", &PyRun::values,
                     "G(0..n-1) as a numpy array; for a file of format version 2 written with --memory, "
@@ -458,12 +502,16 @@ misere  whoever makes the last move loses
       .def_property_readonly("program_version", [](const PyRun& r) { return r.info.program_version; })
       .def_property_readonly("stats", [](const PyRun& r) { return r.info.stats; })
       .def_property_readonly("period", [](const PyRun& r) { return r.info.period; })
+      .def_readonly("milestones", &PyRun::milestones,
+                    "the statistics of G(0..N-1) at every power of two N <= n, a Milestone each (none for a "
+                    "version-2 file written without them)")
       .def("__repr__", &run_repr);
 
   m.def("open", &open_run, py::arg("path"),
         R"(Reads a run file of run_octal (HDF5), of any format version: .values as a numpy array, and
 .game, .n, .complete, .target_n, .engine, .program_version, .format_version, .stats, .period as
-stored. A file of format version 2 written with --memory holds no values between G(prefix_n - 1)
+stored, and .milestones, the statistics at every power of two N (Milestone; counted from the values
+for a file written before runs kept them). A file of format version 2 written with --memory holds no values between G(prefix_n - 1)
 and G(tail_start): .values then ends at prefix_n and .tail holds G(tail_start..n-1). A damaged,
 missing or foreign file raises OSError with the reason.)");
 

@@ -1,6 +1,7 @@
 #include "sgx/report.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -36,6 +37,42 @@ Json stats_json(const SparseStats& stats) {
           {"rare_position_bit", stats.rare_mask.with_position},
           {"rare_count", stats.rare_count},
           {"last_rare", stats.last_rare}};
+}
+
+Json milestones_json(const std::vector<Milestone>& milestones) {
+  Json out = Json::array();
+  for (const Milestone& m : milestones) {
+    // The counts up to the largest value: the counter's own storage may run on with zeros.
+    const auto end = m.stats.histogram.begin() +
+                     static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(m.stats.histogram.size(), m.stats.max_value + 1));
+    out.push_back({{"n", m.n},
+                   {"value_at_n", number_or_null(m.value_at_n.has_value(), m.value_at_n.value_or(0))},
+                   {"max_value", m.stats.max_value},
+                   {"max_at", m.stats.max_at},
+                   {"stats", stats_json(m.stats)},
+                   {"histogram", std::vector<std::uint64_t>(m.stats.histogram.begin(), end)}});
+  }
+  return out;
+}
+
+std::string milestones_text(const std::vector<Milestone>& milestones) {
+  std::ostringstream out;
+  out << "milestones  the statistics of G(0..N-1) at each power of two N (value counts: --json)\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-5s %14s %8s %14s %12s %14s %14s %8s\n", "N", "", "largest", "first at",
+                "rare mask", "rare", "last rare", "G(N)");
+  out << line;
+  for (const Milestone& m : milestones) {
+    const std::string power = "2^" + std::to_string(std::bit_width(m.n) - 1);
+    const std::string value_at_n = m.value_at_n ? std::to_string(*m.value_at_n) : "-";
+    std::snprintf(line, sizeof line, "  %-5s %14llu %8u %14llu %12s %14llu %14lld %8s\n", power.c_str(),
+                  static_cast<unsigned long long>(m.n), m.stats.max_value,
+                  static_cast<unsigned long long>(m.stats.max_at), rare_mask_text(m.stats.rare_mask).c_str(),
+                  static_cast<unsigned long long>(m.stats.rare_count), static_cast<long long>(m.stats.last_rare),
+                  value_at_n.c_str());
+    out << line;
+  }
+  return out.str();
 }
 
 Json period_json(const PeriodResult& period, bool with_exceptions) {

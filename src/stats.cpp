@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace sgx {
@@ -98,25 +101,46 @@ std::uint64_t rare_count_of(const std::vector<std::uint64_t>& histogram,
   return count;
 }
 
+StatsCounter::StatsCounter(State state, SplitTakeParity splits) : splits_(splits), state_(std::move(state)) {
+  const std::string fault = check_counter_state(state_);
+  if (!fault.empty()) throw std::invalid_argument("the statistics counted so far do not hold together: " + fault);
+}
+
 template <class T>
-void StatsCounter::add(const T* g, std::uint64_t first, std::uint64_t count) {
+void StatsCounter::count(const T* g, std::uint64_t first, std::uint64_t count) {
+  State& s = state_;
   for (std::uint64_t i = 0; i < count; ++i) {
     const Value v = g[i];
     const std::uint64_t n = first + i;
-    if (v >= histogram_.size()) {
-      histogram_.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
-      odd_histogram_.resize(histogram_.size(), 0);
-      last_at_.resize(2 * histogram_.size(), -1);
+    if (v >= s.histogram.size()) {
+      s.histogram.resize(std::bit_ceil(std::uint64_t{v} + 1), 0);
+      s.odd_histogram.resize(s.histogram.size(), 0);
+      s.last_at.resize(2 * s.histogram.size(), -1);
     }
-    ++histogram_[v];
-    odd_histogram_[v] += n & 1;
-    last_at_[2 * std::uint64_t{v} + (n & 1)] = static_cast<std::int64_t>(n);
-    if (v > max_value_) {
-      max_value_ = v;
-      max_at_ = n;
+    ++s.histogram[v];
+    s.odd_histogram[v] += n & 1;
+    s.last_at[2 * std::uint64_t{v} + (n & 1)] = static_cast<std::int64_t>(n);
+    if (v > s.max_value) {
+      s.max_value = v;
+      s.max_at = n;
     }
   }
-  counted_ = first + count;
+  s.counted = first + count;
+}
+
+template <class T>
+void StatsCounter::add(const T* g, std::uint64_t first, std::uint64_t count) {
+  assert(first == state_.counted);
+  const std::uint64_t end = first + count;
+  while (state_.counted < end) {
+    const std::uint64_t n = state_.counted;
+    if (!state_.milestones.empty() && state_.milestones.back().n == n) state_.milestones.back().value_at_n = g[n - first];
+    // Up to the next power of two, where the statistics so far become a milestone.
+    const std::uint64_t next = std::bit_floor(n) * 2 + (n == 0 ? 1 : 0);
+    const std::uint64_t stop = std::min(end, next);
+    this->count(g + (n - first), n, stop - n);
+    if (stop == next) state_.milestones.push_back({next, stats(), std::nullopt});
+  }
 }
 
 template void StatsCounter::add(const std::uint8_t*, std::uint64_t, std::uint64_t);
@@ -124,39 +148,75 @@ template void StatsCounter::add(const std::uint16_t*, std::uint64_t, std::uint64
 template void StatsCounter::add(const std::uint32_t*, std::uint64_t, std::uint64_t);
 
 void StatsCounter::add(const ValuesView& values, std::uint64_t to) {
-  const std::uint64_t from = counted_;
+  const std::uint64_t from = state_.counted;
   if (to <= from) return;
   values.visit([&](const auto& g) { add(g.data() + from, from, to - from); });
 }
 
-SparseStats StatsCounter::stats(SplitTakeParity splits) const {
+SparseStats StatsCounter::stats() const {
+  const State& s = state_;
   SparseStats stats;
-  stats.histogram = histogram_;
-  stats.max_value = max_value_;
-  stats.max_at = max_at_;
-  stats.rare_mask = best_rare_mask(histogram_, odd_histogram_, splits);
-  stats.rare_count = rare_count_of(histogram_, odd_histogram_, stats.rare_mask);
-  for (Value v = 0; v < histogram_.size(); ++v)
+  stats.histogram = s.histogram;
+  stats.max_value = s.max_value;
+  stats.max_at = s.max_at;
+  stats.rare_mask = best_rare_mask(s.histogram, s.odd_histogram, splits_);
+  stats.rare_count = rare_count_of(s.histogram, s.odd_histogram, stats.rare_mask);
+  for (Value v = 0; v < s.histogram.size(); ++v)
     for (std::uint64_t parity = 0; parity < 2; ++parity)
-      if (is_rare(v, parity, stats.rare_mask)) stats.last_rare = std::max(stats.last_rare, last_at_[2 * v + parity]);
+      if (is_rare(v, parity, stats.rare_mask)) stats.last_rare = std::max(stats.last_rare, s.last_at[2 * v + parity]);
   return stats;
 }
 
-SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
-  StatsCounter counter;
-  counter.add(values, values.size());
-  return counter.stats(splits);
+std::string check_counter_state(const StatsCounter::State& state) {
+  const auto sum = [](const std::vector<std::uint64_t>& counts) {
+    std::uint64_t total = 0;
+    for (std::uint64_t c : counts) total += c;
+    return total;
+  };
+  const std::string counted = std::to_string(state.counted);
+  if (sum(state.histogram) != state.counted)
+    return "the histogram counts " + std::to_string(sum(state.histogram)) + " values, not " + counted;
+  if (state.odd_histogram.size() != state.histogram.size() || state.last_at.size() != 2 * state.histogram.size())
+    return "the histogram of odd positions or the last positions are not as long as the histogram";
+  for (std::size_t v = 0; v < state.histogram.size(); ++v)
+    if (state.odd_histogram[v] > state.histogram[v]) return "value " + std::to_string(v) + " has more odd positions than positions";
+  if (state.counted > 0 &&
+      (state.max_value >= state.histogram.size() || state.histogram[state.max_value] == 0 || state.max_at >= state.counted))
+    return "the largest value " + std::to_string(state.max_value) + " is not one counted";
+  const std::size_t expected = static_cast<std::size_t>(std::bit_width(state.counted));
+  if (state.milestones.size() != expected)
+    return std::to_string(state.milestones.size()) + " milestones for " + counted + " values, not " +
+           std::to_string(expected) + " (one per power of two)";
+  for (std::size_t k = 0; k < state.milestones.size(); ++k) {
+    const Milestone& m = state.milestones[k];
+    const std::string at = "the milestone at " + std::to_string(m.n);
+    if (m.n != std::uint64_t{1} << k) return "milestone " + std::to_string(k) + " is at " + std::to_string(m.n) + ", not 2^" + std::to_string(k);
+    if (sum(m.stats.histogram) != m.n) return at + " counts " + std::to_string(sum(m.stats.histogram)) + " values";
+    if (m.value_at_n.has_value() != (m.n < state.counted))
+      return at + (m.n < state.counted ? " lacks G(N)" : " has G(N), which was not counted");
+  }
+  return "";
 }
 
-SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
+SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits) {
+  StatsCounter counter(splits);
+  counter.add(values, values.size());
+  return counter.stats();
+}
+
+StatsCounter count_values(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
   std::vector<Value> block(std::min(n, kValueReadBlock));
-  StatsCounter counter;
+  StatsCounter counter(splits);
   for (std::uint64_t from = 0; from < n; from += kValueReadBlock) {
     const std::uint64_t count = std::min(n - from, kValueReadBlock);
     read(from, from + count, block.data());
     counter.add(block.data(), from, count);
   }
-  return counter.stats(splits);
+  return counter;
+}
+
+SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits) {
+  return count_values(n, read, splits).stats();
 }
 
 std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask) {

@@ -223,15 +223,21 @@ struct IntegerType {
 IntegerType dataset_type(hid_t dset, const std::string& where);
 bool is_unsigned(const IntegerType& type, std::size_t size);
 
-// An optional dataset of unsigned T (histogram, exceptions, rare positions): absent means empty.
+// An optional dataset of integers T (histogram, exceptions, rare positions): absent means empty.
+// The stored type must be T's exactly.
 template <class T = std::uint64_t>
 std::vector<T> read_optional_list(hid_t group, const std::string& group_path, const char* name) {
-  static_assert(std::is_unsigned_v<T>);
+  static_assert(std::is_integral_v<T>);
   const std::string where = group_path + "/" + name;
   if (!check_tri(H5Lexists(group, name, H5P_DEFAULT), where)) return {};
   auto dset = checked(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose, where);
-  if (!is_unsigned(dataset_type(dset, where), sizeof(T)))
-    throw not_ours(where + " is not a uint" + std::to_string(8 * sizeof(T)) + " dataset");
+  const IntegerType type = dataset_type(dset, where);
+  const bool as_expected = std::is_unsigned_v<T> ? is_unsigned(type, sizeof(T))
+                                                 : type.type_class == H5T_INTEGER && type.sign == H5T_SGN_2 &&
+                                                       type.size == sizeof(T);
+  if (!as_expected)
+    throw not_ours(where + " is not a" + (std::is_unsigned_v<T> ? " uint" : "n int") + std::to_string(8 * sizeof(T)) +
+                   " dataset");
   return read_dataset<T>(dset, dataset_length(dset, where), where);
 }
 

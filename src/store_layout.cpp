@@ -236,6 +236,12 @@ void check_run_to_write(const RunInfo& info, const ValuesView& values) {
     const std::string problem = sparse_state_problem(*info.sparse_state, values.size());
     if (!problem.empty()) throw StoreError("the rare-value state is inconsistent: " + problem);
   }
+  if (info.counter) {
+    std::string problem = check_counter_state(*info.counter);
+    if (problem.empty() && info.counter->counted != values.size())
+      problem = "they count " + std::to_string(info.counter->counted) + " values, not " + std::to_string(values.size());
+    if (!problem.empty()) throw StoreError("the statistics counted so far are inconsistent: " + problem);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "sgx/rules.hpp"
 #include "sgx/store.hpp"
+#include "store_counter.hpp"
 #include "store_hdf5.hpp"
 #include "store_layout.hpp"
 
@@ -280,6 +281,7 @@ RunRecord read_hdf5(const std::string& path, LoadValues load) {
   record.period = read_period(file);
   record.sparse_state = read_sparse_state(file, status);
   record.provenance = read_provenance(file);
+  record.counter = read_counter(file, status);
   // The big ones last: damage elsewhere is found quickly.
   if (load == LoadValues::None) return record;
   if (status.segmented()) {

@@ -19,6 +19,7 @@
 
 #include "atomic_file.hpp"
 #include "os_error.hpp"
+#include "store_counter.hpp"
 #include "store_hdf5.hpp"
 #include "store_layout.hpp"
 
@@ -159,6 +160,7 @@ FileContents run_contents(const RunInfo& info, const ValuesView& values, int for
     write_period(file, info.period);
     if (info.sparse_state) write_sparse_state(file, *info.sparse_state);
     if (!info.provenance.empty()) write_provenance(file, info.provenance);
+    if (info.counter) write_counter(file, *info.counter);
   };
 }
 
@@ -234,6 +236,7 @@ FileContents manifest_contents(const std::string& path, const RunInfo& info, con
     write_period(file, info.period);
     if (info.sparse_state) write_sparse_state(file, *info.sparse_state);
     if (!info.provenance.empty()) write_provenance(file, info.provenance);
+    if (info.counter) write_counter(file, *info.counter);
   };
 }
 

@@ -271,6 +271,7 @@ class GameRunFile {
       RunInfo info = info_for(engine);
       info.complete = false;
       info.target_n = target;
+      info.stats = counted_.stats();
       info.period = engine.proven_period().value_or(PeriodResult{});
       writer_->save(info, engine.values());
       last_save_ = std::chrono::steady_clock::now();
@@ -280,7 +281,7 @@ class GameRunFile {
   // The finished game. A finished run this sitting did not extend stays as it is, byte for byte.
   void finish(const Engine& engine, const SparseStats& stats, const PeriodResult& period) {
     if (stored_.complete && !computed_any(engine)) return;
-    RunInfo info = info_for(engine);
+    RunInfo info = info_for(engine);  // counts the values up to n
     info.complete = true;
     info.target_n = engine.values().size();
     info.stats = stats;
@@ -297,6 +298,7 @@ class GameRunFile {
       writer_.emplace(RunFileWriter::start(path_, game));
       stored_.game = game;
       stored_.complete = false;  // nothing of it is saved yet
+      counted_ = StatsCounter(parse_rules(game).split_take_parity());
       return;
     }
     const RunStatus status = read_run_status(path_);
@@ -308,16 +310,23 @@ class GameRunFile {
                             "sweep cannot continue");
     stored_ = read_run_file(path_);
     writer_.emplace(RunFileWriter::resume(path_));
+    // The counts go on from the file's; a file without them is counted again from its values.
+    const SplitTakeParity splits = parse_rules(game).split_take_parity();
+    counted_ = stored_.counter ? StatsCounter(*std::move(stored_.counter), splits) : StatsCounter(splits);
+    stored_.counter.reset();
   }
 
   // Whether this sitting has computed a value of the game. One that has not adds no row to
   // /provenance.
   bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
 
-  // The record to save: the stored one with the kernels used, and this sitting's stretch added
-  // to the earlier ones when it computed anything.
-  RunInfo info_for(const Engine& engine) const {
+  // The record to save: the stored one with the kernels used, this sitting's stretch added to the
+  // earlier ones when it computed anything, and the statistics counted up to n (every value of a
+  // sweep's game is in memory).
+  RunInfo info_for(const Engine& engine) {
+    counted_.add(engine.values(), engine.values().size());
     RunInfo info = static_cast<const RunInfo&>(stored_);
+    info.counter = counted_.state();
     info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
     info.program_version = kVersion;
     if (computed_any(engine))
@@ -334,6 +343,7 @@ class GameRunFile {
   RunRecord stored_;
   std::optional<RunFileWriter> writer_;
   Provenance stretch_;
+  StatsCounter counted_;  // the statistics and milestones of the values saved (/counter, /milestones)
 };
 
 }  // namespace

@@ -1,12 +1,16 @@
 // Sparse-space statistics against brute force: rare counts for every mask (Walsh-Hadamard),
 // the best mask, and the one-pass summary of a sequence; and Grundy's game's published mask.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 #include <map>
 #include <random>
 #include <vector>
@@ -336,16 +340,56 @@ TEST(StatsCounter, CountedInPiecesAsInOnePass) {
         values[i] = (values[i] & ~Value{1}) | static_cast<Value>((i & 1) ^ (i % 97 == 5 ? 0 : 1));
     const SplitTakeParity splits = trial % 3 == 0 ? SplitTakeParity::Even : SplitTakeParity::Mixed;
     const Sequence sequence = Sequence::from_vector(values);
-    StatsCounter counter;
+    StatsCounter counter(splits);
     while (counter.counted() < n) {
       const std::uint64_t to = std::min<std::uint64_t>(n, counter.counted() + std::uniform_int_distribution<std::uint64_t>(0, 900)(rng));
+      // Now and then the counter is rebuilt from its state, as a resumed run rebuilds it from its file.
+      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) counter = StatsCounter(counter.state(), splits);
       counter.add(sequence, to);
       ASSERT_EQ(counter.counted(), to);
       const std::vector<Value> prefix(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(to));
-      EXPECT_EQ(counter.stats(splits), compute_stats(Sequence::from_vector(prefix), splits)) << "after " << to;
+      EXPECT_EQ(counter.stats(), compute_stats(Sequence::from_vector(prefix), splits)) << "after " << to;
+      EXPECT_EQ(check_counter_state(counter.state()), "");
     }
-    if (trial % 3 != 0) expect_stats_match(values, counter.stats(splits));
+    if (trial % 3 != 0) expect_stats_match(values, counter.stats());
+    // The milestones: the statistics of G(0..N-1) at every power of two N <= n, and G(N) when counted.
+    ASSERT_EQ(counter.milestones().size(), static_cast<std::size_t>(std::bit_width(n)));
+    for (std::size_t k = 0; k < counter.milestones().size(); ++k) {
+      const Milestone& m = counter.milestones()[k];
+      ASSERT_EQ(m.n, std::uint64_t{1} << k);
+      const std::vector<Value> prefix(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m.n));
+      EXPECT_EQ(m.stats, compute_stats(Sequence::from_vector(prefix), splits)) << "at " << m.n;
+      if (m.n < n)
+        EXPECT_EQ(m.value_at_n, values[m.n]);
+      else
+        EXPECT_FALSE(m.value_at_n.has_value());
+    }
     if (HasFailure()) return;
+  }
+}
+
+// A state that does not hold together is refused, saying what is wrong; a state read from a file
+// is checked this way before a run counts on from it.
+TEST(StatsCounter, StateThatDoesNotHoldTogetherIsRefused) {
+  StatsCounter counter;
+  counter.add(Sequence::from_vector({0, 1, 1, 2, 0, 3, 1, 0, 2, 2}), 10);
+  const StatsCounter::State whole = counter.state();
+  ASSERT_EQ(check_counter_state(whole), "");
+  std::vector<std::pair<std::string, std::function<void(StatsCounter::State&)>>> faults = {
+      {"the histogram counts 11 values, not 10", [](auto& s) { ++s.histogram[1]; }},
+      {"as long as the histogram", [](auto& s) { s.last_at.pop_back(); }},
+      {"more odd positions", [](auto& s) { s.odd_histogram[0] = 5; }},
+      {"is not one counted", [](auto& s) { s.max_value = 7; }},
+      {"3 milestones for 10 values, not 4", [](auto& s) { s.milestones.pop_back(); }},
+      {"is at 3, not 2^1", [](auto& s) { s.milestones[1].n = 3; }},
+      {"the milestone at 8 lacks G(N)", [](auto& s) { s.milestones[3].value_at_n.reset(); }},
+      {"the milestone at 4 counts 5 values", [](auto& s) { ++s.milestones[2].stats.histogram[0]; }},
+  };
+  for (const auto& [expected, spoil] : faults) {
+    StatsCounter::State state = whole;
+    spoil(state);
+    EXPECT_THAT(check_counter_state(state), ::testing::HasSubstr(expected));
+    EXPECT_THROW(StatsCounter(state, SplitTakeParity::Mixed), std::invalid_argument) << expected;
   }
 }
 

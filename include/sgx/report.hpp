@@ -60,6 +60,11 @@ inline constexpr int kProfileThreads[] = {2, 4, 8, 16, 32, 64, 128};
 // period: exceptions is left out when with_exceptions is false (sg_sweep keeps no values).
 Json stats_json(const SparseStats& stats);
 Json period_json(const PeriodResult& period, bool with_exceptions = true);
+// The statistics at each power of two a run passed (sg_period --milestones --json): a list of
+// {n, value_at_n (null until counted), max_value, max_at, stats, histogram (up to max_value)}.
+Json milestones_json(const std::vector<Milestone>& milestones);
+// The same as an aligned table for people, without the value counts: a header line and a row each.
+std::string milestones_text(const std::vector<Milestone>& milestones);
 // The "profile" object (docs/JSON.md): work_seconds, span_seconds, one_thread_seconds,
 // wall_seconds, threads, predicted_speedup {"2": ..., ..., "128": ...}; and its two lines of text.
 void to_json(Json& json, const WorkSpan& profile);

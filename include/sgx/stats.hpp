@@ -4,6 +4,8 @@
 // n - k (docs/THEORY.md section 4).
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "sgx/rules.hpp"
@@ -63,39 +65,76 @@ struct SparseStats {
   friend bool operator==(const SparseStats&, const SparseStats&) = default;
 };
 
+// The statistics of G(0..N-1) at a power of two N a run passed, the form in which record runs are
+// published and compared (docs/FORMAT.md, /milestones).
+struct Milestone {
+  std::uint64_t n = 0;               // N, a power of two
+  SparseStats stats;                 // of G(0..N-1), histogram included
+  std::optional<Value> value_at_n;   // G(N), once it is counted: G(1..N) is G(0..N-1) less G(0) = 0, plus G(N)
+
+  friend bool operator==(const Milestone&, const Milestone&) = default;
+};
+
 // The statistics of G(0..n-1) counted as the values come, in any number of pieces: a run's
 // checkpoints count only the values added since the last one. Besides the histograms it keeps, for
 // each value and parity of position, the last position holding it, so the last rare position under
-// whichever mask turns out best needs no second pass.
+// whichever mask turns out best needs no second pass; and the statistics at every power of two it
+// passes (milestones). A run file keeps its state (/counter), so that a resumed run counts on.
 class StatsCounter {
  public:
+  // Everything counted so far, as a run file stores it.
+  struct State {
+    std::uint64_t counted = 0;                // G(0..counted-1)
+    Value max_value = 0;
+    std::uint64_t max_at = 0;                 // first position of max_value
+    std::vector<std::uint64_t> histogram;     // histogram[v]: positions with value v
+    std::vector<std::uint64_t> odd_histogram; // the odd ones among them; as long as histogram
+    std::vector<std::int64_t> last_at;        // last_at[2 v + parity of n]: the last n with G(n) = v, or -1
+    std::vector<Milestone> milestones;        // one for each power of two N <= counted, in order
+
+    friend bool operator==(const State&, const State&) = default;
+  };
+
+  // The rare mask takes the heap's parity only for splits of one parity (Rules::split_take_parity).
+  explicit StatsCounter(SplitTakeParity splits = SplitTakeParity::Mixed) : splits_(splits) {}
+  // Counts on from a stored state; std::invalid_argument, saying what, if it does not hold together.
+  StatsCounter(State state, SplitTakeParity splits);
+
   // Counts values[counted()..to), the values after those counted so far.
   void add(const ValuesView& values, std::uint64_t to);
   // Counts G(first..first + count - 1); first must be counted().
   template <class T>
   void add(const T* g, std::uint64_t first, std::uint64_t count);
 
-  std::uint64_t counted() const { return counted_; }
+  std::uint64_t counted() const { return state_.counted; }
+  const State& state() const { return state_; }
+  const std::vector<Milestone>& milestones() const { return state_.milestones; }
 
-  // The statistics of the values counted: best mask (with the position only for splits of one
-  // parity), its rare count and last rare position, the largest value.
-  SparseStats stats(SplitTakeParity splits) const;
+  // The statistics of the values counted: best mask, its rare count and last rare position, the
+  // largest value.
+  SparseStats stats() const;
 
  private:
-  std::uint64_t counted_ = 0;
-  Value max_value_ = 0;
-  std::uint64_t max_at_ = 0;
-  std::vector<std::uint64_t> histogram_, odd_histogram_;
-  std::vector<std::int64_t> last_at_;  // last_at_[2 v + parity of n]: the last n with G(n) = v, or -1
+  template <class T>
+  void count(const T* g, std::uint64_t first, std::uint64_t count);
+
+  SplitTakeParity splits_;
+  State state_;
 };
+
+// Whether state holds together: sizes, sums, the milestones every power of two up to counted. The
+// reason it does not, as a clause ("the histogram counts 12 values, not 16"), or empty.
+std::string check_counter_state(const StatsCounter::State& state);
 
 // One pass over the values: histogram, largest value, best mask, rare positions under it. The
 // position enters the mask only for a game whose splits take one parity (splits, from
 // Rules::split_take_parity); a sequence of no known game leaves it out.
 SparseStats compute_stats(const ValuesView& values, SplitTakeParity splits = SplitTakeParity::Mixed);
-// The same for G(0..n-1) read through read (a run file), a block of 2^18 values at a time. Holds
+// The same for G(0..n-1) read through read (a run file), kValueReadBlock values at a time. Holds
 // one block, not the values.
 SparseStats compute_stats(std::uint64_t n, const ValueReader& read, SplitTakeParity splits = SplitTakeParity::Mixed);
+// The counter after the same pass: the statistics and the milestones of G(0..n-1).
+StatsCounter count_values(std::uint64_t n, const ValueReader& read, SplitTakeParity splits = SplitTakeParity::Mixed);
 
 // Positions whose value is rare under mask, in increasing order.
 std::vector<std::uint64_t> rare_positions(const Sequence& values, const RareMask& mask);

@@ -11,6 +11,10 @@
 //   /sparse (group, optional)  the rare-value state (sparse_state.hpp): mask, max_value, max_at;
 //                              histogram, rare_positions, rare_values
 //   /provenance (optional)     compound dataset, one row per stretch of the run (Provenance)
+//   /counter, /milestones      (optional, together) the statistics counted as the run went: the
+//                              counter's state (counted, max_value, max_at; histogram,
+//                              odd_histogram, last_at) and the statistics of G(0..N-1) at every
+//                              power of two N <= n, a column per field (StatsCounter::State)
 // Format version 2 is a run with a released middle (run_octal --memory, sequence.hpp): it holds
 // G(0..P-1) and G(L..n-1) only, and a version-1 reader must not take it for a whole run.
 //   attributes on the root:    those of version 1, and prefix_n (P), tail_start (L)
@@ -90,6 +94,9 @@ struct RunInfo {
   std::optional<SparseState> sparse_state;
   // Every stretch of the run so far, oldest first (empty in files written before /provenance).
   std::vector<Provenance> provenance;
+  // The statistics counted as the run went, with those at every power of two (/counter and
+  // /milestones): it counts exactly the file's n values. None in files written before them.
+  std::optional<StatsCounter::State> counter;
 };
 
 struct RunRecord : RunInfo {

@@ -237,6 +237,27 @@ def test_open_reads_a_run_with_memory_whole(tmp_path):
     assert "kept=" not in repr(run)
 
 
+def test_open_gives_the_milestones_the_run_counted(tmp_path):
+    # 0.167 to 2^12 + 1: the counts at every power of two, and G(1..16) as published record runs
+    # list them (rogalski-wmii-uni-lodz-pl/octal, results/0.167/16: 0:1 1:5 2:4 3:2 4:3 6:1).
+    path = tmp_path / "0.167.h5"
+    run_octal("0.167", "--n", "4097", "--quiet", "--out", str(path))
+    run = sgx.open(path)
+    values = sgx.sequence("0.167", 4097)
+    assert [m.n for m in run.milestones] == [2**k for k in range(13)]
+    for m in run.milestones:
+        assert np.array_equal(np.trim_zeros(m.stats.histogram, "b"), np.bincount(values[:m.n]))
+        assert m.value_at_n == values[m.n]
+        assert m.stats.rare_mask == sgx.stats(values[:m.n], "0.167").rare_mask
+    assert run.milestones[4].counts_from_1() == [1, 5, 4, 2, 3, 0, 1]
+    # A run that ends at a power of two does not know G(N) there.
+    run_octal("0.167", "--n", "4096", "--quiet", "--overwrite", "--out", str(path))
+    last = sgx.open(path).milestones[-1]
+    assert last.n == 4096 and last.value_at_n is None
+    with pytest.raises(ValueError, match="run it to 4097"):
+        last.counts_from_1()
+
+
 def write_version_2_file(path, values, prefix_n, tail_start):
     """A run file of format version 2, as an older run_octal --memory wrote it: G(0..prefix_n-1)
     in /values, G(tail_start..n-1) in /tail, the rare-value state in /sparse."""
@@ -289,6 +310,9 @@ def test_open_reads_a_version_2_file_as_it_holds(tmp_path):
     write_version_2_file(tmp_path / "whole.h5", values, prefix_n=5000, tail_start=5000)
     whole = sgx.open(tmp_path / "whole.h5")
     assert np.array_equal(whole.values, values) and whole.tail.size == 0
+    # Written before runs kept milestones: counted from the values when the file holds them all.
+    assert [m.n for m in whole.milestones] == [2**k for k in range(13)]
+    assert run.milestones == []
 
 
 def test_open_refuses_a_missing_file(tmp_path):

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "sgx/rules.hpp"
 #include "sgx/version.hpp"
 
 namespace sgx::cli {
@@ -46,6 +47,16 @@ RunSaver::RunSaver(const std::string& path, RunInfo stored, bool resume, double 
   writer_.emplace(resume ? RunFileWriter::resume(path) : RunFileWriter::start(path, stored_.game));
   saved_n_ = writer_->saved_n();
   durable_n_ = writer_->durable_n();
+  const SplitTakeParity splits = parse_rules(stored_.game).split_take_parity();
+  if (stored_.counter) {
+    counted_ = StatsCounter(*std::move(stored_.counter), splits);
+  } else if (resume && read_run_status(path).has_released()) {
+    // Written before runs kept their counts: the released values are counted again from the file.
+    counted_ = count_values(saved_n_, run_file_reader(path), splits);
+  } else {
+    counted_ = StatsCounter(splits);  // the values in memory are counted at the first write
+  }
+  stored_.counter.reset();
 }
 
 std::uint64_t RunSaver::release_limit() const {
@@ -58,7 +69,8 @@ void RunSaver::start_write(const Sequence& values, bool is_checkpoint, Job job) 
   // A whole file (version 2) takes every value kept.
   const std::uint64_t reads_from =
       writer_ ? writer_->first_value_read(values) : values.has_released() ? values.tail_start() : 0;
-  write_.emplace(PinnedValues(values), is_checkpoint, reads_from);
+  // Every write counts the values it has not counted yet: they must still be in memory.
+  write_.emplace(PinnedValues(values), is_checkpoint, counted_ ? std::min(reads_from, counted_->counted()) : reads_from);
   write_->done = std::async(std::launch::async, [job = std::move(job), &view = write_->values.view()]() mutable {
     job(view);
   });
@@ -84,7 +96,10 @@ bool RunSaver::keep_up(Engine& engine, std::uint64_t target) {
     if (checkpoint_due(engine))
       start_checkpoint(engine, target);
     else if (writer_ && writer_->has_complete_segment(engine.values().size()))
-      start_write(engine.values(), false, [this](const ValuesView& values) { writer_->write_complete_segments(values); });
+      start_write(engine.values(), false, [this](const ValuesView& values) {
+        count(values);
+        writer_->write_complete_segments(values);
+      });
   }
   engine.set_release_limit(release_limit());
   return checkpointed;
@@ -100,7 +115,11 @@ void RunSaver::checkpoint(const Engine& engine, std::uint64_t target) {
 
 void RunSaver::finish(const RunInfo& info, const Sequence& values) {
   wait_for_write();
-  start_write(values, true, [this, &info](const ValuesView& view) { save(info, view); });
+  start_write(values, true, [this, info = info](const ValuesView& view) mutable {
+    count(view);
+    if (counted_) info.counter = counted_->state();
+    save(info, view);
+  });
   wait_for_write();
 }
 
@@ -126,23 +145,24 @@ bool RunSaver::checkpoint_due(const Engine& engine) const {
 }
 
 void RunSaver::start_checkpoint(const Engine& engine, std::uint64_t target) {
-  const bool count_values = !engine.values().has_released();
+  // With values released the statistics are the rare-value state's, whose mask the run keeps.
+  const bool stats_from_counter = counted_ && !engine.values().has_released();
   RunInfo info = info_for(engine);
   info.complete = false;
   info.target_n = target;
-  if (!count_values) info.stats = run_stats(engine);
+  if (!stats_from_counter) info.stats = run_stats(engine);
   info.period = engine.proven_period().value_or(PeriodResult{});
-  const SplitTakeParity splits = engine.rules().split_take_parity();
-  start_write(engine.values(), true,
-              [this, info = std::move(info), count_values, splits](const ValuesView& values) mutable {
-                if (count_values) {
-                  counted_.add(values, values.size());
-                  info.stats = counted_.stats(splits);
-                }
-                save(info, values);
-              });
-  if (count_values) write_->reads_from = std::min(write_->reads_from, counted_.counted());
+  start_write(engine.values(), true, [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
+    count(values);
+    if (counted_) info.counter = counted_->state();
+    if (stats_from_counter) info.stats = counted_->stats();
+    save(info, values);
+  });
   last_checkpoint_ = std::chrono::steady_clock::now();
+}
+
+void RunSaver::count(const ValuesView& values) {
+  if (counted_) counted_->add(values, values.size());
 }
 
 bool RunSaver::collect_write() {

@@ -85,9 +85,9 @@ class RunSaver {
   };
 
   bool checkpoint_due(const Engine& engine) const;
-  // The record of the run so far, marked unfinished. With every value in memory its statistics
-  // are counted on the writer thread too, from the values added since the last checkpoint
-  // (counted_, touched by one write at a time).
+  // The record of the run so far, marked unfinished. Its statistics are counted on the writer
+  // thread too, from the values added since the last write (counted_, touched by one write at a
+  // time); with values released, /stats is the rare-value state's.
   void start_checkpoint(const Engine& engine, std::uint64_t target);
   // Starts job(values) on the writer thread.
   template <class Job>
@@ -96,7 +96,8 @@ class RunSaver {
   // still holds. True for a checkpoint.
   bool collect_write();
   void wait_for_write();
-  // On the writer thread.
+  // On the writer thread: counts the values not counted yet (counted_), and saves.
+  void count(const ValuesView& values);
   void save(const RunInfo& info, const ValuesView& values);
   // Runs a write, or waits for one; a failure says what the file still holds.
   template <class Job>
@@ -108,7 +109,9 @@ class RunSaver {
   std::optional<RunFileWriter> writer_;  // none for a run continued from a version-2 file
   std::uint64_t saved_n_ = 0;    // n of the last checkpoint finished
   std::uint64_t durable_n_ = 0;  // writer_->durable_n() as of the last write finished
-  StatsCounter counted_;         // the checkpoints' statistics, advanced by each on the writer thread
+  // The statistics and milestones of the values written, advanced by each write on the writer
+  // thread, before it writes (none for a run continued from a version-2 file).
+  std::optional<StatsCounter> counted_;
   double every_seconds_;
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_checkpoint_;  // when the last checkpoint began

@@ -41,6 +41,12 @@ apply to tables).
 --bfile B also writes the stored values of one run as an OEIS b-file: a line "n G" per value n, G(0) first,
 after a comment header naming the game and the program (an unfinished run's values so far).
 
+--milestones also lists the statistics of G(0..N-1) at every power of two N the run passed (the
+largest value, the rare mask, its rare positions and the last, and G(N)), as the run kept them;
+with --json each has its value counts too, the form in which record runs are published
+(scripts/compare_published.py compares them). A file written before runs kept them gets them
+counted from its values.
+
 --verify checks the files instead of analysing them: every chunk of values of a run (in each of its
 segment files) is read through its Fletcher-32 checksum, one chunk at a time, and so is the rest of
 the file. A file whose checksums all hold gets one line, "FILE: every checksum holds" and what was
@@ -54,6 +60,7 @@ Examples:
   sg_period results/*.h5 --table      one row per game, in the columns published tables use
   sg_period results/wythoff.h5        the preperiod, period and saltus of every row
   sg_period results/0.137.h5 --bfile b000000.txt    the values as an OEIS b-file
+  sg_period results/0.167.h5 --milestones --json     the value counts at every power of two
   sg_period results/*.h5 --verify     is every stored value as it was written?
 
 Options)";
@@ -182,20 +189,24 @@ void print_table_file(const std::string& file, bool json) {
 
 int run(int argc, char** argv) {
   std::vector<std::string> files;
-  bool json = false, table = false, verify = false;
+  bool json = false, table = false, verify = false, milestones = false;
   std::string bfile;
   po::options_description visible(kUsage);
   visible.add_options()("json", po::bool_switch(&json), "print one JSON object per file, one per line")(
       "table", po::bool_switch(&table), "print one aligned table row per file")(
       "bfile", po::value(&bfile)->value_name("B"), "also write the values of the (one) run as an OEIS b-file")(
+      "milestones", po::bool_switch(&milestones),
+      "also list the statistics at every power of two N the run passed (value counts with --json)")(
       "verify", po::bool_switch(&verify),
       "check every checksum of every segment and chunk instead, naming each damaged stretch of values (exit 1)");
   po::variables_map vm;
   if (!cli::parse_command_line(kTool, argc, argv, visible, vm, &files)) return cli::kExitOk;
   if (files.empty()) throw cli::UsageError("no file given: e.g. sg_period results/0.137.h5");
   if (json && table) throw cli::UsageError("--json and --table: choose one");
-  if (verify && (json || table || !bfile.empty()))
-    throw cli::UsageError("--verify checks the files and prints a line each: leave out --json, --table and --bfile");
+  if (verify && (json || table || !bfile.empty() || milestones))
+    throw cli::UsageError(
+        "--verify checks the files and prints a line each: leave out --json, --table, --bfile and --milestones");
+  if (milestones && table) throw cli::UsageError("--milestones and --table: the table has one row per game, choose one");
   if (verify) return verify_files(files);
   if (!bfile.empty() && files.size() != 1)
     throw cli::UsageError("--bfile writes the values of one run: give one file, not " + std::to_string(files.size()));
@@ -206,6 +217,7 @@ int run(int argc, char** argv) {
       if (!bfile.empty())
         throw cli::UsageError("--bfile lists a sequence, and " + file + " holds a two-dimensional table");
       if (table) throw cli::UsageError("--table lists heap games, and " + file + " holds a two-dimensional table");
+      if (milestones) throw cli::UsageError("--milestones lists a run's statistics, and " + file + " holds a table");
       if (!json && &file != &files.front()) std::cout << "\n";
       print_table_file(file, json);
       continue;
@@ -217,16 +229,22 @@ int run(int argc, char** argv) {
     const Rules rules = parse_rules(record.game);
     const ValueReader read = run_file_reader(file);
     const PeriodResult period = analyze_period(n, read, rules);
-    const SparseStats stats = compute_stats(n, read, rules.split_take_parity());
+    // The statistics the run counted as it went, else counted now, a pass over the values.
+    const StatsCounter counted = record.counter ? StatsCounter(*record.counter, rules.split_take_parity())
+                                                : count_values(n, read, rules.split_take_parity());
+    const SparseStats stats = counted.stats();
     if (!bfile.empty())
       write_bfile(bfile, record.game, n, read, std::string(kTool) + " " + kVersion);
     if (table) {
       rows.push_back({record.game, n, stats, period});
     } else if (json) {
-      std::cout << json_text(run_file_json(file, record, n, stats, period)) << "\n";
+      Json out = run_file_json(file, record, n, stats, period);
+      if (milestones) out["milestones"] = milestones_json(counted.milestones());
+      std::cout << json_text(out) << "\n";
     } else {
       if (&file != &files.front()) std::cout << "\n";
       print_text(file, record, n, stats, period);
+      if (milestones) std::cout << milestones_text(counted.milestones());
     }
   }
   if (table) std::cout << period_table(rows);
