@@ -1,0 +1,232 @@
+// Positions, counts and indices past 2^32: the sparse kernel computes a game across 2^32 (and
+// across 2^34) in a bounded run, and its values, its histogram and the run file written from it
+// are checked against the naive reference on both sides.
+//
+// Computing all 2^32 values first takes minutes (run_octal fills and writes them, then its period
+// analysis and statistics read every one), so the run starts just below the crossing, as a bounded
+// run resumes: the values from its file are the prefix G(0..P-1) and a tail G(T..L-1), the middle
+// released (never in memory), and the rare-value state counts all of G(0..L-1). Every one of them
+// comes from the naive kernel's G(0..4095) and the period a theorem proves from it, and so does
+// each value expected. The games are octal games with splits whose rare values (under the mask a
+// run would choose) all lie in the preperiod: the state lists every rare position, as a run's
+// would, and each heap reads its rare pairs' partners next to it, past 2^32. Their periods (48,
+// 14 and 11) do not divide 2^32, so a position cut to 32 bits reads another value.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sgx/engine.hpp"
+#include "sgx/period.hpp"
+#include "sgx/report.hpp"
+#include "sgx/rules.hpp"
+#include "sgx/stats.hpp"
+#include "sgx/store.hpp"
+#include "tool_test.hpp"
+
+namespace sgx {
+namespace {
+
+constexpr std::uint64_t kNaiveValues = 4096;
+constexpr std::uint64_t kPrefix = std::uint64_t{1} << 16;  // G(0..P-1) kept
+constexpr std::uint64_t kTail = std::uint64_t{1} << 16;    // G(T..L-1) kept
+constexpr std::uint64_t kAround = std::uint64_t{1} << 20;  // computed on each side of the crossing
+
+bool under_sanitizer() { return std::getenv("SGX_SANITIZED") != nullptr; }
+
+// G of a game at any position, from the naive kernel's values and the period they prove.
+struct Reference {
+  Rules rules;
+  std::vector<Value> naive;
+  std::uint64_t preperiod = 0;
+  std::uint64_t period = 0;
+
+  explicit Reference(const std::string& game) : rules(parse_rules(game)) {
+    const Sequence values = compute_sequence(rules, kNaiveValues, KernelKind::Naive, 1);
+    const PeriodResult found = analyze_period(values, rules);
+    EXPECT_TRUE(found.proven) << game << ": " << period_text(found);
+    EXPECT_EQ(found.saltus, 0);
+    naive = values.to_vector();
+    preperiod = found.preperiod;
+    period = found.period;
+  }
+
+  Value at(std::uint64_t m) const { return naive[m < preperiod ? m : preperiod + (m - preperiod) % period]; }
+
+  // The histograms of G(0..n-1): (value, parity) repeats every two periods past the preperiod.
+  void count(std::uint64_t n, std::vector<std::uint64_t>& histogram, std::vector<std::uint64_t>& odd) const {
+    auto add = [&](std::uint64_t m, std::uint64_t times) {
+      const Value v = at(m);
+      if (v >= histogram.size()) histogram.resize(v + 1, 0);
+      if (v >= odd.size()) odd.resize(v + 1, 0);
+      histogram[v] += times;
+      odd[v] += (m & 1) * times;
+    };
+    for (std::uint64_t m = 0; m < std::min(n, preperiod); ++m) add(m, 1);
+    if (n <= preperiod) return;
+    const std::uint64_t cycle = 2 * period, length = n - preperiod;
+    for (std::uint64_t i = 0; i < cycle; ++i) add(preperiod + i, length / cycle + (i < length % cycle ? 1 : 0));
+  }
+};
+
+// Histograms compared without their trailing zeros (the kernel keeps them a power of two long).
+std::vector<std::uint64_t> trimmed(std::vector<std::uint64_t> counts) {
+  while (!counts.empty() && counts.back() == 0) counts.pop_back();
+  return counts;
+}
+
+// The rare-value state of G(0..n-1), as a run that computed them would hold it.
+SparseState state_of(const Reference& ref, std::uint64_t n) {
+  SparseState state;
+  const Sequence naive = Sequence::from_vector(ref.naive);
+  state.mask = compute_stats(naive, ref.rules.split_take_parity()).rare_mask;
+  for (std::uint64_t m = 0; m < kNaiveValues; ++m) {
+    if (!is_rare(ref.naive[m], m, state.mask)) continue;
+    state.rare_positions.push_back(m);
+    state.rare_values.push_back(ref.naive[m]);
+  }
+  // None in the periodic part (two periods, for masks with the position), so none past it.
+  EXPECT_FALSE(state.rare_positions.empty());
+  EXPECT_LT(state.rare_positions.back(), ref.preperiod);
+  ref.count(n, state.histogram, state.odd_histogram);
+  state.max_value = *std::max_element(ref.naive.begin(), ref.naive.end());
+  state.max_at = static_cast<std::uint64_t>(std::find(ref.naive.begin(), ref.naive.end(), state.max_value) -
+                                            ref.naive.begin());
+  return state;
+}
+
+// Every value held at or above from equals the reference's; reports the first few that do not.
+std::uint64_t count_wrong(const Sequence& values, std::uint64_t from, const Reference& ref) {
+  std::uint64_t wrong = 0;
+  for (std::uint64_t m = from; m < values.size(); ++m)
+    if (!values.holds(m) || values[m] != ref.at(m))
+      if (wrong++ < 5)
+        ADD_FAILURE() << "G(" << m << ") = " << (values.holds(m) ? std::to_string(values[m]) : "released")
+                      << ", the naive reference says " << ref.at(m);
+  return wrong;
+}
+
+// The game computed by the sparse kernel from crossing - kAround to crossing + kAround, bounded, then
+// written to a run file and read back (for a mask without the heap's parity).
+void cross(const std::string& game, std::uint64_t crossing) {
+  const Reference ref(game);
+  ASSERT_GT(ref.period, 0u);
+  ASSERT_NE(crossing % ref.period, 0u) << "a position cut to 32 bits would read the same value";
+  const std::uint64_t start = crossing - kAround, end = crossing + kAround;
+
+  Sequence known;
+  known.reserve(end);  // address space only (PageAllocator)
+  for (std::uint64_t m = 0; m < kPrefix; ++m) known.push_back(ref.at(m));
+  known.append_released(start - kTail);
+  for (std::uint64_t m = start - kTail; m < start; ++m) known.push_back(ref.at(m));
+  ASSERT_EQ(known.size(), start);
+  ASSERT_EQ(known.kept_count(), kPrefix + kTail);
+
+  const SparseState state = state_of(ref, start);
+  EngineOptions options;
+  options.kernel = KernelKind::Sparse;
+  options.threads = 2;
+  options.period_shortcut = false;
+  options.value_memory = std::uint64_t{64} << 20;
+  Engine engine(ref.rules, options, std::move(known), state);
+  ASSERT_TRUE(engine.compute_to(end));
+  EXPECT_EQ(engine.kernels_used(), "sparse");
+  const Sequence& values = engine.values();
+  ASSERT_EQ(values.size(), end);
+  EXPECT_EQ(values.prefix_end(), kPrefix);
+  EXPECT_EQ(count_wrong(values, values.tail_start(), ref), 0u);
+  EXPECT_LE(values.tail_start(), start - kTail);
+
+  // The kernel's counts went on past the crossing: all of G(0..end-1), no rare position added.
+  const std::optional<SparseState> after = engine.sparse_state();
+  ASSERT_TRUE(after.has_value());
+  SparseState expected = state_of(ref, end);
+  EXPECT_EQ(trimmed(after->histogram), expected.histogram);
+  EXPECT_EQ(trimmed(after->odd_histogram), expected.odd_histogram);
+  std::uint64_t total = 0;
+  for (std::uint64_t count : after->histogram) total += count;
+  EXPECT_EQ(total, end);
+  EXPECT_EQ(after->rare_positions, state.rare_positions);
+  EXPECT_EQ(after->max_value, state.max_value);
+  EXPECT_EQ(after->max_at, state.max_at);
+
+  // The run file: n, the kept stretches, the state and /provenance past 2^32, and values on both
+  // sides of the crossing read back. A file with a released middle is one of format version 2,
+  // which holds no mask with the heap's parity (only a run written as it goes has those).
+  if (after->mask.with_position) return;
+  const std::filesystem::path dir = testing::fresh_directory("sgx-past-2-32");
+  const std::string path = (dir / "run.h5").string();
+  RunInfo info;
+  info.game = ref.rules.canonical();
+  info.engine = engine.kernels_used();
+  info.program_version = "test";
+  info.target_n = end;
+  info.sparse_state = *after;
+  info.stats.rare_mask = after->mask;
+  info.stats.rare_count = rare_count_of(after->histogram, after->odd_histogram, after->mask);
+  info.stats.last_rare = static_cast<std::int64_t>(after->rare_positions.back());
+  info.stats.max_value = after->max_value;
+  info.stats.max_at = after->max_at;
+  info.stats.histogram = after->histogram;
+  Provenance stretch;
+  stretch.command = "test_past_2_32";
+  stretch.threads = 2;
+  stretch.first_n = start;
+  stretch.values_computed = end - start;
+  info.provenance.push_back(stretch);
+  write_run_file(path, info, values);
+
+  const RunStatus status = read_run_status(path);
+  EXPECT_EQ(status.n, end);
+  EXPECT_EQ(status.target_n, end);
+  EXPECT_EQ(status.prefix_n, kPrefix);
+  EXPECT_EQ(status.tail_start, values.tail_start());
+
+  const RunRecord record = read_run_file(path);
+  ASSERT_EQ(record.values.size(), end);
+  EXPECT_EQ(count_wrong(record.values, record.values.tail_start(), ref), 0u);
+  ASSERT_TRUE(record.sparse_state.has_value());
+  EXPECT_EQ(trimmed(record.sparse_state->histogram), expected.histogram);
+  EXPECT_EQ(trimmed(record.sparse_state->odd_histogram), expected.odd_histogram);
+  EXPECT_EQ(record.sparse_state->rare_positions, state.rare_positions);
+  EXPECT_EQ(trimmed(record.stats.histogram), expected.histogram);
+  EXPECT_EQ(record.stats.rare_count, info.stats.rare_count);
+  ASSERT_EQ(record.provenance.size(), 1u);
+  EXPECT_EQ(record.provenance[0].first_n, start);
+  EXPECT_EQ(record.provenance[0].values_computed, end - start);
+
+  const std::vector<Value> around = read_run_values(path, crossing - 1000, crossing + 1000);
+  ASSERT_EQ(around.size(), 2000u);
+  for (std::uint64_t i = 0; i < around.size(); ++i)
+    EXPECT_EQ(around[i], ref.at(crossing - 1000 + i)) << "G(" << crossing - 1000 + i << ") read from the file";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Past2To32, Game0051AcrossTwoToThe32) {
+  if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
+  cross("0.051", std::uint64_t{1} << 32);
+}
+
+TEST(Past2To32, Game0153AcrossTwoToThe32) {
+  if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
+  cross("0.153", std::uint64_t{1} << 32);
+}
+
+TEST(Past2To32, Game0141AcrossTwoToThe32) {
+  if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
+  cross("0.141", std::uint64_t{1} << 32);
+}
+
+// Past 2^34 the histogram's counts pass 2^32 themselves.
+TEST(Past2To32, Game0141AcrossTwoToThe34) {
+  if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^34: too slow under the sanitizers";
+  cross("0.141", std::uint64_t{1} << 34);
+}
+
+}  // namespace
+}  // namespace sgx
