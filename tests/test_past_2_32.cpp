@@ -27,6 +27,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
+#include "store_layout.hpp"
 #include "tool_test.hpp"
 
 namespace sgx {
@@ -226,6 +227,19 @@ TEST(Past2To32, Game0141AcrossTwoToThe32) {
 TEST(Past2To32, Game0141AcrossTwoToThe34) {
   if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^34: too slow under the sanitizers";
   cross("0.141", std::uint64_t{1} << 34);
+}
+
+// Segment files are named by their first and last positions, twelve digits at least: past 10^12
+// (about 2^40) the names are longer, and still a run's own.
+TEST(Past2To32, SegmentFileNamesPastTwelveDigits) {
+  for (const std::uint64_t start : {std::uint64_t{1} << 32, std::uint64_t{999999999999}, std::uint64_t{1000000000000},
+                                    std::uint64_t{1} << 50}) {
+    const std::string name = segment_file_name(start, segment_end(start));
+    EXPECT_TRUE(is_segment_file_name(name)) << name;
+  }
+  EXPECT_FALSE(is_segment_file_name("values-000000000001-000000000002.h5.tmp"));
+  EXPECT_FALSE(is_segment_file_name("values-1-2.h5"));
+  EXPECT_FALSE(is_segment_file_name("values-99999999999999999999999-100000000000000000000000.h5"));
 }
 
 }  // namespace
