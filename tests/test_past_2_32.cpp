@@ -1,23 +1,23 @@
-// Positions, counts and indices past 2^32: the sparse kernel computes a game across 2^32 (and
-// across 2^34) in a bounded run, and its values, its histogram and the run file written from it
-// are checked against the naive reference on both sides.
+// Positions, counts and indices past 2^32: games computed across 2^32 (and across 2^34) by the
+// sparse kernel, in the library and through run_octal and a run file, their values, histograms,
+// n and /provenance checked against the naive reference on both sides.
 //
 // Computing all 2^32 values first takes minutes (run_octal fills and writes them, then its period
-// analysis and statistics read every one), so the run starts just below the crossing, as a bounded
-// run resumes: the values from its file are the prefix G(0..P-1) and a tail G(T..L-1), the middle
-// released (never in memory), and the rare-value state counts all of G(0..L-1). Every one of them
-// comes from the naive kernel's G(0..4095) and the period a theorem proves from it, and so does
-// each value expected. The games are octal games with splits whose rare values (under the mask a
-// run would choose) all lie in the preperiod: the state lists every rare position, as a run's
-// would, and each heap reads its rare pairs' partners next to it, past 2^32. Their periods (48,
-// 14 and 11) do not divide 2^32, so a position cut to 32 bits reads another value.
+// analysis and statistics read every one), so each run starts just below the crossing, as a run
+// with --memory resumes: the prefix G(0..P-1) and a tail G(T..L-1) kept, the middle released
+// (never in memory), and the rare-value state counting all of G(0..L-1). All of them come from the
+// naive kernel's G(0..4095) and the period a theorem proves from it, and so does each value
+// expected. The games are octal games with splits whose rare values (under the mask a run would
+// choose) all lie in the preperiod: the state lists every rare position, as a run's would, and
+// each heap reads its rare pairs' partners next to it, past 2^32. Their periods (48, 14 and 11)
+// do not divide 2^32, so a position cut to 32 bits reads another value.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -112,121 +112,156 @@ std::uint64_t count_wrong(const Sequence& values, std::uint64_t from, const Refe
   return wrong;
 }
 
-// The game computed by the sparse kernel from crossing - kAround to crossing + kAround, bounded, then
-// written to a run file and read back (for a mask without the heap's parity).
-void cross(const std::string& game, std::uint64_t crossing) {
+// What a run with --memory stopped at start keeps: G(0..P-1) and G(start - kTail..start-1), the
+// storage reserved for end values (address space only: PageAllocator).
+Sequence kept_values(const Reference& ref, std::uint64_t start, std::uint64_t end) {
+  Sequence known;
+  known.reserve(end);
+  for (std::uint64_t m = 0; m < kPrefix; ++m) known.push_back(ref.at(m));
+  known.append_released(start - kTail);
+  for (std::uint64_t m = start - kTail; m < start; ++m) known.push_back(ref.at(m));
+  EXPECT_EQ(known.size(), start);
+  EXPECT_EQ(known.kept_count(), kPrefix + kTail);
+  return known;
+}
+
+// The sparse kernel from crossing - kAround to crossing + kAround in a bounded engine: its values
+// and its counts, which go on past the crossing.
+void compute_across(const std::string& game, std::uint64_t crossing) {
   const Reference ref(game);
   ASSERT_GT(ref.period, 0u);
   ASSERT_NE(crossing % ref.period, 0u) << "a position cut to 32 bits would read the same value";
   const std::uint64_t start = crossing - kAround, end = crossing + kAround;
-
-  Sequence known;
-  known.reserve(end);  // address space only (PageAllocator)
-  for (std::uint64_t m = 0; m < kPrefix; ++m) known.push_back(ref.at(m));
-  known.append_released(start - kTail);
-  for (std::uint64_t m = start - kTail; m < start; ++m) known.push_back(ref.at(m));
-  ASSERT_EQ(known.size(), start);
-  ASSERT_EQ(known.kept_count(), kPrefix + kTail);
-
   const SparseState state = state_of(ref, start);
   EngineOptions options;
   options.kernel = KernelKind::Sparse;
   options.threads = 2;
   options.period_shortcut = false;
   options.value_memory = std::uint64_t{64} << 20;
-  Engine engine(ref.rules, options, std::move(known), state);
+  Engine engine(ref.rules, options, kept_values(ref, start, end), state);
   ASSERT_TRUE(engine.compute_to(end));
   EXPECT_EQ(engine.kernels_used(), "sparse");
   const Sequence& values = engine.values();
   ASSERT_EQ(values.size(), end);
   EXPECT_EQ(values.prefix_end(), kPrefix);
-  EXPECT_EQ(count_wrong(values, values.tail_start(), ref), 0u);
   EXPECT_LE(values.tail_start(), start - kTail);
+  EXPECT_EQ(count_wrong(values, values.tail_start(), ref), 0u);
 
-  // The kernel's counts went on past the crossing: all of G(0..end-1), no rare position added.
   const std::optional<SparseState> after = engine.sparse_state();
   ASSERT_TRUE(after.has_value());
-  SparseState expected = state_of(ref, end);
+  const SparseState expected = state_of(ref, end);
   EXPECT_EQ(trimmed(after->histogram), expected.histogram);
   EXPECT_EQ(trimmed(after->odd_histogram), expected.odd_histogram);
-  std::uint64_t total = 0;
-  for (std::uint64_t count : after->histogram) total += count;
-  EXPECT_EQ(total, end);
+  EXPECT_EQ(after->mask, state.mask);
   EXPECT_EQ(after->rare_positions, state.rare_positions);
   EXPECT_EQ(after->max_value, state.max_value);
   EXPECT_EQ(after->max_at, state.max_at);
-
-  // The run file: n, the kept stretches, the state and /provenance past 2^32, and values on both
-  // sides of the crossing read back. A file with a released middle is one of format version 2,
-  // which holds no mask with the heap's parity (only a run written as it goes has those).
-  if (after->mask.with_position) return;
-  const std::filesystem::path dir = testing::fresh_directory("sgx-past-2-32");
-  const std::string path = (dir / "run.h5").string();
-  RunInfo info;
-  info.game = ref.rules.canonical();
-  info.engine = engine.kernels_used();
-  info.program_version = "test";
-  info.target_n = end;
-  info.sparse_state = *after;
-  info.stats.rare_mask = after->mask;
-  info.stats.rare_count = rare_count_of(after->histogram, after->odd_histogram, after->mask);
-  info.stats.last_rare = static_cast<std::int64_t>(after->rare_positions.back());
-  info.stats.max_value = after->max_value;
-  info.stats.max_at = after->max_at;
-  info.stats.histogram = after->histogram;
-  Provenance stretch;
-  stretch.command = "test_past_2_32";
-  stretch.threads = 2;
-  stretch.first_n = start;
-  stretch.values_computed = end - start;
-  info.provenance.push_back(stretch);
-  write_run_file(path, info, values);
-
-  const RunStatus status = read_run_status(path);
-  EXPECT_EQ(status.n, end);
-  EXPECT_EQ(status.target_n, end);
-  EXPECT_EQ(status.prefix_n, kPrefix);
-  EXPECT_EQ(status.tail_start, values.tail_start());
-
-  const RunRecord record = read_run_file(path);
-  ASSERT_EQ(record.values.size(), end);
-  EXPECT_EQ(count_wrong(record.values, record.values.tail_start(), ref), 0u);
-  ASSERT_TRUE(record.sparse_state.has_value());
-  EXPECT_EQ(trimmed(record.sparse_state->histogram), expected.histogram);
-  EXPECT_EQ(trimmed(record.sparse_state->odd_histogram), expected.odd_histogram);
-  EXPECT_EQ(record.sparse_state->rare_positions, state.rare_positions);
-  EXPECT_EQ(trimmed(record.stats.histogram), expected.histogram);
-  EXPECT_EQ(record.stats.rare_count, info.stats.rare_count);
-  ASSERT_EQ(record.provenance.size(), 1u);
-  EXPECT_EQ(record.provenance[0].first_n, start);
-  EXPECT_EQ(record.provenance[0].values_computed, end - start);
-
-  const std::vector<Value> around = read_run_values(path, crossing - 1000, crossing + 1000);
-  ASSERT_EQ(around.size(), 2000u);
-  for (std::uint64_t i = 0; i < around.size(); ++i)
-    EXPECT_EQ(around[i], ref.at(crossing - 1000 + i)) << "G(" << crossing - 1000 + i << ") read from the file";
-  std::filesystem::remove_all(dir);
 }
 
-TEST(Past2To32, Game0051AcrossTwoToThe32) {
+TEST(Past2To32, SparseKernelAcross2To32WithTheHeapsParity) {
   if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
-  cross("0.051", std::uint64_t{1} << 32);
+  compute_across("0.051", std::uint64_t{1} << 32);  // rare mask 7 with the heap's parity
 }
 
-TEST(Past2To32, Game0153AcrossTwoToThe32) {
+TEST(Past2To32, SparseKernelAcross2To32And2To34) {
   if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
-  cross("0.153", std::uint64_t{1} << 32);
+  compute_across("0.153", std::uint64_t{1} << 32);
+  compute_across("0.141", std::uint64_t{1} << 34);  // the histogram's counts pass 2^32
 }
 
-TEST(Past2To32, Game0141AcrossTwoToThe32) {
+// The same through run_octal: a run file of the run stopped at start (format version 2, which
+// holds what a run with --memory keeps, as an earlier version wrote it), continued across the
+// crossing with --resume --memory --no-shortcut, and read back: the values around the crossing
+// (run_octal --print), the rare-value state's counts, n and /provenance (the library), and every
+// checksum (sg_period --verify).
+class Past2To32Run : public testing::ToolTest {
+ protected:
+  void run_octal_across(const std::string& game, std::uint64_t crossing) {
+    const Reference ref(game);
+    ASSERT_GT(ref.period, 0u);
+    ASSERT_NE(crossing % ref.period, 0u) << "a position cut to 32 bits would read the same value";
+    const std::uint64_t start = crossing - kAround, end = crossing + kAround;
+    const std::string file = path(game + ".h5");
+    const std::string n = std::to_string(end);
+
+    const SparseState state = state_of(ref, start);
+    RunInfo info;
+    info.game = ref.rules.canonical();
+    info.engine = "sparse";
+    info.program_version = "test";
+    info.target_n = start;
+    info.sparse_state = state;
+    info.stats.rare_mask = state.mask;
+    info.stats.rare_count = state.rare_positions.size();
+    info.stats.last_rare = static_cast<std::int64_t>(state.rare_positions.back());
+    info.stats.max_value = state.max_value;
+    info.stats.max_at = state.max_at;
+    info.stats.histogram = state.histogram;
+    Provenance stretch;
+    stretch.command = "G(0..L-1) from the naive reference and its period";
+    stretch.threads = 1;
+    stretch.values_computed = start;
+    info.provenance.push_back(stretch);
+    write_run_file(file, info, kept_values(ref, start, start));
+
+    const testing::Result resumed = run("run_octal", {game, "--resume", "--memory", "256M", "--no-shortcut", "--n", n,
+                                             "--threads", "2", "--json", "--out", file});
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    const nlohmann::json summary = testing::json_object(resumed.out);
+    EXPECT_EQ(summary["n"], end);
+    EXPECT_EQ(summary["engine"], "sparse");
+    EXPECT_EQ(summary["memory"]["released"], true);
+    EXPECT_EQ(summary["provenance"]["first_n"], start);
+    EXPECT_EQ(summary["provenance"]["values_computed"], end - start);
+    EXPECT_EQ(summary["stats"]["rare_count"], state.rare_positions.size());
+
+    for (const std::uint64_t from : {crossing - 1000, end - 1000}) {
+      const std::string range = "--print=" + std::to_string(from) + ":" + std::to_string(from + 1000);
+      const testing::Result printed =
+          run("run_octal", {game, "--resume", "--memory", "256M", range, "--quiet", "--out", file});
+      ASSERT_EQ(printed.exit_code, 0) << printed.err;
+      std::istringstream lines(printed.out);
+      std::uint64_t m = from, wrong = 0;
+      for (std::string line; std::getline(lines, line); ++m)
+        if (line != std::to_string(ref.at(m)) && wrong++ < 5)
+          ADD_FAILURE() << "run_octal --print: G(" << m << ") = " << line << ", the naive reference says "
+                        << ref.at(m);
+      EXPECT_EQ(m, from + 1000);
+      EXPECT_EQ(wrong, 0u);
+    }
+
+    const RunStatus status = read_run_status(file);
+    EXPECT_EQ(status.n, end);
+    EXPECT_EQ(status.target_n, end);
+    EXPECT_EQ(status.prefix_n, kPrefix);
+    const RunRecord record = read_run_file(file);
+    ASSERT_EQ(record.values.size(), end);
+    EXPECT_LE(record.values.tail_start(), start);
+    EXPECT_EQ(count_wrong(record.values, record.values.tail_start(), ref), 0u);
+    const SparseState expected = state_of(ref, end);
+    ASSERT_TRUE(record.sparse_state.has_value());
+    EXPECT_EQ(trimmed(record.sparse_state->histogram), expected.histogram);
+    EXPECT_EQ(trimmed(record.sparse_state->odd_histogram), expected.odd_histogram);
+    EXPECT_EQ(record.sparse_state->rare_positions, state.rare_positions);
+    EXPECT_EQ(trimmed(record.stats.histogram), expected.histogram);
+    ASSERT_EQ(record.provenance.size(), 2u);
+    EXPECT_EQ(record.provenance[1].first_n, start);
+    EXPECT_EQ(record.provenance[1].values_computed, end - start);
+
+    const testing::Result verified = run("sg_period", {file, "--verify"});
+    EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  }
+};
+
+TEST_F(Past2To32Run, RunOctalAcross2To32) {
   if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^32: too slow under the sanitizers";
-  cross("0.141", std::uint64_t{1} << 32);
+  run_octal_across("0.141", std::uint64_t{1} << 32);
+  run_octal_across("0.153", std::uint64_t{1} << 32);
 }
 
-// Past 2^34 the histogram's counts pass 2^32 themselves.
-TEST(Past2To32, Game0141AcrossTwoToThe34) {
+TEST_F(Past2To32Run, RunOctalAcross2To34) {
   if (under_sanitizer()) GTEST_SKIP() << "2^21 values of a bounded run near 2^34: too slow under the sanitizers";
-  cross("0.141", std::uint64_t{1} << 34);
+  run_octal_across("0.141", std::uint64_t{1} << 34);  // the histogram's counts pass 2^32
 }
 
 // Segment files are named by their first and last positions, twelve digits at least: past 10^12
