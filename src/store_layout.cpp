@@ -104,7 +104,7 @@ std::string segment_file_name(std::uint64_t start, std::uint64_t end) {
 bool is_segment_file_name(const std::string& name) {
   unsigned long long start = 0, end = 0;
   int consumed = 0;
-  return std::sscanf(name.c_str(), "values-%12llu-%12llu.h5%n", &start, &end, &consumed) == 2 &&
+  return std::sscanf(name.c_str(), "values-%20llu-%20llu.h5%n", &start, &end, &consumed) == 2 &&
          static_cast<std::size_t>(consumed) == name.size() && name == segment_file_name(start, end);
 }
 
