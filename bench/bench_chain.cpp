@@ -1,5 +1,5 @@
 // The least a heap's decision in order can cost: the chain a kernel on many threads cannot
-// shorten (bench/README, "What a span under 2% needs").
+// shorten (bench/HISTORY.md, "What a span under 2% needs").
 //
 // A heap's value past the last rare position is c, the least common value none of its options
 // gives, unless a rare value below c is given by no option (a new rare position, which the

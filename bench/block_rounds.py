@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """How many rounds a block of heaps would need if every heap of it were decided at once, again and
-again, until nothing changes (bench/README, "Deciding a block in rounds").
+again, until nothing changes (bench/HISTORY.md, "Deciding a block in rounds").
 
 The sparse kernel decides a block's heaps in order, because a heap's pairs with a partner inside
 the block need that partner's value. Decided in rounds instead, every heap of the block would

@@ -63,13 +63,16 @@ inline constexpr std::uint64_t kPipelineNear = kPipelineDistances[std::size(kPip
 // heaps (screened and marked a vector at a time as a whole group is), so that they take half the
 // time of one task against their slack. Grundy's game to 2^24 on two threads: the span 5.29% of
 // the work with neither split, 4.58-4.64% with the far stage's, 3.93-4.25% with both; the work
-// level, then +1.4% (the band's screening in halves). Four parts: the work +25%. See bench/README.
+// level, then +1.4% (the band's screening in halves). Four parts: the work +25%. See
+// bench/HISTORY.md, "Cheaper bookkeeping, a chain that lags one heap, two stages in halves" and
+// "The first candidate on a branch".
 inline constexpr std::uint64_t kFarParts = 2;
 static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= kSparseBlock,
               "the near rare positions are read in vectors of 64 bytes, laid out for a block");
 // The pipeline runs on at least this many threads; fewer decide in blocks. Its span is a seventh of
-// the blocks' but its work about a third more (the candidates it lists ahead, bench/README), so
-// the bound (T1 - Tinf) / p + Tinf favours blocks on few threads. From the two decompositions'
+// the blocks' but its work about a third more (the candidates it lists ahead; bench/HISTORY.md,
+// "Where the pipeline's extra work goes" and "Blocks below four threads"), so the bound
+// (T1 - Tinf) / p + Tinf favours blocks on few threads. From the two decompositions'
 // profiles on two threads (Grundy's game to 2^23: blocks T1 4.71 s, Tinf 0.61 s; pipeline 6.11 s,
 // 0.12 s; 0.6: 6.14 s, 0.77 s; 7.43 s, 0.14 s) the bounds are 2.66 against 3.11 s on 2 threads,
 // 1.98 against 2.12 s on 3 and 1.63 against 1.62 s on 4 (0.6: 3.45 / 3.79, 2.56 / 2.57, 2.11 /
@@ -108,7 +111,7 @@ inline constexpr std::uint64_t kLoneStretch = 4096;
 // this many blocks in a row whose guesses were all right. Among the first thousands of heaps, where
 // new rare positions are many, a wrong guess costs its block's speculations after it. Past them
 // guesses are hardly ever wrong (to 2^22: Grundy's game the last at 82860, 0.6 at 20627, 0.167
-// never), so the rule then changes nothing (bench/README, "Speculative full decisions").
+// never), so the rule then changes nothing (bench/HISTORY.md, "Speculative full decisions").
 inline constexpr std::uint64_t kSpeculateAfterQuietBlocks = 1;
 // Heaps the sparse kernel pairs with each rare position in one go: a rare r that pairs with all of
 // them meets their partners in consecutive places (one vector XOR, then a store per heap).

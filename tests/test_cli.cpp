@@ -48,8 +48,9 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// More threads than processors only wait for each other (bench/README): the tools run as many as
-// the process may use, and say so. The child processes inherit an affinity of one processor.
+// More threads than processors only wait for each other (bench/HISTORY.md, "Work and span"): the
+// tools run as many as the process may use, and say so. The child processes inherit an affinity of
+// one processor.
 TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
   cpu_set_t all;
   ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);

@@ -13,7 +13,7 @@ unsigned usable_processors();
 // fewer, said in one line on stderr unless quiet. Without --threads (0), OpenMP's default
 // (OMP_NUM_THREADS, else the affinity), lowered the same way but silently. More threads than
 // processors do no more work at once; they only make each of the kernels' parallel regions wait
-// for threads that are not running (measured in bench/README).
+// for threads that are not running (measured in bench/HISTORY.md, "Work and span").
 int threads_to_use(const char* tool, int requested, bool quiet);
 
 // The same for a run that measures its work and span (run_octal --profile): --threads requested is
