@@ -57,7 +57,7 @@ Json milestones_json(const std::vector<Milestone>& milestones) {
 
 std::string milestones_text(const std::vector<Milestone>& milestones) {
   std::ostringstream out;
-  out << "milestones  the statistics of G(0..N-1) at each power of two N (value counts: --json)\n";
+  out << "milestones  the statistics of G(0..N-1) at each power of two N\n";
   char line[160];
   std::snprintf(line, sizeof line, "  %-5s %14s %8s %14s %12s %14s %14s %8s\n", "N", "", "largest", "first at",
                 "rare mask", "rare", "last rare", "G(N)");
