@@ -5,13 +5,10 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
-#include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "sgx/store.hpp"
@@ -92,25 +89,9 @@ TEST_F(MilestoneTest, BoundedRunKilledAndResumedHasThePlainRunsMilestones) {
   const std::vector<std::string> bounded = {"0.167", "--n", n, "--memory", "128M", "--checkpoint-every", "1",
                                             "--quiet", "--out", killed};
   Process process("run_octal", bounded, dir_);
-  bool killed_midway = false;
-  for (;;) {
-    try {
-      const RunStatus status = read_run_status(killed);
-      if (status.complete) break;
-      if (status.has_released()) {  // a checkpoint with values released from memory
-        process.send(SIGKILL);
-        killed_midway = true;
-        break;
-      }
-    } catch (const StoreError&) {
-      // not written yet, or being replaced
-    }
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(process.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == process.pid())
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  // At a checkpoint with values released from memory.
+  const bool killed_midway =
+      testing::kill_at_checkpoint(process, killed, [](const RunStatus& status) { return status.has_released(); });
   const Ending ending = process.wait();
   ASSERT_TRUE(killed_midway) << "the run ended before it released values: " << describe(ending);
   const RunRecord checkpoint = read_run_file(killed, LoadValues::None);

@@ -4,11 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "sgx/store.hpp"
@@ -48,25 +45,8 @@ TEST_F(PeriodRunTest, KilledWhileItAnalysesAndResumedGivesTheSameAnswer) {
 
   const std::string killed = path("killed.h5");
   Process process("run_octal", with_out(killed), dir_);
-  bool in_analysis = false;
-  for (;;) {
-    try {
-      const RunStatus status = read_run_status(killed);
-      if (status.complete) break;
-      if (status.n == target) {
-        process.send(SIGKILL);
-        in_analysis = true;
-        break;
-      }
-    } catch (const StoreError&) {
-      // not written yet, or being replaced
-    }
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(process.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == process.pid())
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  const bool in_analysis =
+      testing::kill_at_checkpoint(process, killed, [&](const RunStatus& status) { return status.n == target; });
   const Ending ending = process.wait();
   ASSERT_TRUE(in_analysis) << "the run ended before a kill reached its analysis: " << describe(ending);
   ASSERT_FALSE(ending.exited) << describe(ending);

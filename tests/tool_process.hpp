@@ -10,10 +10,12 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "sgx/store.hpp"
 #include "tool_test.hpp"
 
 namespace sgx::testing {
@@ -91,6 +93,12 @@ class Process {
     return false;
   }
 
+  // Whether it has ended (it is still waited for by wait()).
+  bool has_ended() const {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+  }
+
   Ending wait() {
     int status = 0;
     ::waitpid(pid_, &status, 0);
@@ -109,6 +117,27 @@ class Process {
   std::filesystem::path out_, err_;
   std::chrono::steady_clock::time_point started_;
 };
+
+// Watches the run file at path while process (a run_octal writing it) runs, and kills the process
+// with SIGKILL as soon as the file holds an unfinished checkpoint that meets when. False when the
+// run finished, or ended, first.
+inline bool kill_at_checkpoint(Process& process, const std::string& path,
+                               const std::function<bool(const RunStatus&)>& when) {
+  for (;;) {
+    try {
+      const RunStatus status = read_run_status(path);
+      if (status.complete) return false;
+      if (when(status)) {
+        process.send(SIGKILL);
+        return true;
+      }
+    } catch (const StoreError&) {
+      // not written yet, or being replaced
+    }
+    if (process.has_ended()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
 
 inline std::string describe(const Ending& e) {
   std::string text = e.exited ? "exit " + std::to_string(e.code) : "signal " + std::to_string(e.code);
