@@ -17,10 +17,6 @@
 namespace sgx {
 namespace {
 
-using testing::describe;
-using testing::Ending;
-using testing::Process;
-
 bool sanitized() { return std::getenv("SGX_SANITIZED") != nullptr; }
 
 class MilestoneTest : public testing::ToolTest {
@@ -88,12 +84,12 @@ TEST_F(MilestoneTest, BoundedRunKilledAndResumedHasThePlainRunsMilestones) {
   const std::string killed = path("killed.h5");
   const std::vector<std::string> bounded = {"0.167", "--n", n, "--memory", "128M", "--checkpoint-every", "1",
                                             "--quiet", "--out", killed};
-  Process process("run_octal", bounded, dir_);
+  testing::Process process("run_octal", bounded, dir_);
   // At a checkpoint with values released from memory.
   const bool killed_midway =
       testing::kill_at_checkpoint(process, killed, [](const RunStatus& status) { return status.has_released(); });
-  const Ending ending = process.wait();
-  ASSERT_TRUE(killed_midway) << "the run ended before it released values: " << describe(ending);
+  const testing::Ending ending = process.wait();
+  ASSERT_TRUE(killed_midway) << "the run ended before it released values: " << testing::describe(ending);
   const RunRecord checkpoint = read_run_file(killed, LoadValues::None);
   ASSERT_TRUE(checkpoint.counter.has_value());
   EXPECT_EQ(checkpoint.counter->counted, read_run_status(killed).n);
