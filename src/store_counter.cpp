@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sgx/rules.hpp"
+#include "store_layout.hpp"
 
 namespace sgx {
 
@@ -48,15 +48,6 @@ std::vector<T> read_column(hid_t group, const std::string& at, const char* name,
   return column;
 }
 
-// Which way a rare mask with the heap's parity flips: the game's splits decide, as for /stats.
-bool odd_takes_of(const std::string& game) {
-  try {
-    return parse_rules(game).split_take_parity() == SplitTakeParity::Odd;
-  } catch (const ParseError&) {
-    return false;  // a sequence of no known game has no mask with the position (checked below)
-  }
-}
-
 std::vector<Milestone> read_milestones(hid_t file, const std::string& game) {
   auto group = open_group(file, "milestones");
   const std::string at = "/milestones";
@@ -71,7 +62,6 @@ std::vector<Milestone> read_milestones(hid_t file, const std::string& game) {
   const auto last_rare = read_column<std::int64_t>(group, at, "last_rare", k);
   const auto start = read_column<std::uint64_t>(group, at, "histogram_start", k + 1);
   const std::vector<std::uint64_t> histograms = read_optional_list(group, at, "histograms");
-  const bool odd_takes = odd_takes_of(game);
   std::vector<Milestone> milestones(k);
   for (std::size_t i = 0; i < k; ++i) {
     if (start[i] > start[i + 1] || start[i + 1] > histograms.size())
@@ -83,7 +73,9 @@ std::vector<Milestone> read_milestones(hid_t file, const std::string& game) {
     if (value_at_n[i] >= 0) m.value_at_n = static_cast<Value>(value_at_n[i]);
     m.stats.max_value = max_value[i];
     m.stats.max_at = max_at[i];
-    m.stats.rare_mask = {rare_mask[i], position_bit[i] != 0, position_bit[i] != 0 && odd_takes};
+    m.stats.rare_mask = {rare_mask[i], position_bit[i] != 0, false};
+    if (m.stats.rare_mask.with_position)  // the game's splits decide which way it flips, as for /stats
+      m.stats.rare_mask.odd_takes = position_mask_takes_odd(game, at + "/rare_position_bit");
     m.stats.rare_count = rare_count[i];
     m.stats.last_rare = last_rare[i];
     m.stats.histogram.assign(histograms.begin() + static_cast<std::ptrdiff_t>(start[i]),

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sgx/rules.hpp"
 #include "os_error.hpp"
 
 namespace sgx {
@@ -225,6 +226,19 @@ std::string sparse_state_problem(const SparseState& state, std::uint64_t n) {
   if (state.max_at >= std::max<std::uint64_t>(n, 1))  // 0 when there are no values
     return "max_at is " + std::to_string(state.max_at) + ", not below n = " + std::to_string(n);
   return "";
+}
+
+bool position_mask_takes_odd(const std::string& game, const std::string& where) {
+  SplitTakeParity splits = SplitTakeParity::Mixed;
+  try {
+    splits = parse_rules(game).split_take_parity();
+  } catch (const ParseError&) {
+    throw StoreError("is inconsistent: " + where + " needs a game, and '" + game + "' is none");
+  }
+  if (splits == SplitTakeParity::Mixed)
+    throw StoreError("is inconsistent: " + where + " uses the heap's parity, which " + game +
+                     " does not allow (its two-heap splits take numbers of both parities, or none)");
+  return splits == SplitTakeParity::Odd;
 }
 
 void check_run_to_write(const RunInfo& info, const ValuesView& values) {

@@ -35,6 +35,11 @@ hdf5::Handle open_run_file(const std::string& path);
 // The root attributes of a run file, checked against each other.
 RunStatus read_status(hid_t file);
 
+// A rare mask stored with the heap's parity (where: the flag that says so): whether game's two-heap
+// splits take an odd number of tokens. Refused (StoreError, "is inconsistent: ...") when game is
+// none, or its splits take both parities.
+bool position_mask_takes_odd(const std::string& game, const std::string& where);
+
 // ---------------------------------------------------------------------------------------------
 // Format version 3: segment files and the manifest that joins them (RunFileWriter).
 

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "sgx/rules.hpp"
 #include "sgx/store.hpp"
 #include "store_counter.hpp"
 #include "store_hdf5.hpp"
@@ -69,18 +68,7 @@ RareMask read_rare_mask(hid_t group, const std::string& at, const char* values_n
   mask.values = read_attribute<std::uint64_t>(group, at, values_name);
   if (!check_tri(H5Aexists(group, position_name), attribute_where(at, position_name))) return mask;
   mask.with_position = read_attribute<std::uint8_t>(group, at, position_name) != 0;
-  if (!mask.with_position) return mask;
-  SplitTakeParity splits = SplitTakeParity::Mixed;
-  try {
-    splits = parse_rules(game).split_take_parity();
-  } catch (const ParseError&) {
-    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " needs a game, and '" + game +
-                     "' is none");
-  }
-  if (splits == SplitTakeParity::Mixed)
-    throw StoreError("is inconsistent: " + attribute_where(at, position_name) + " uses the heap's parity, which " +
-                     game + " does not allow (its two-heap splits take numbers of both parities, or none)");
-  mask.odd_takes = splits == SplitTakeParity::Odd;
+  if (mask.with_position) mask.odd_takes = position_mask_takes_odd(game, attribute_where(at, position_name));
   return mask;
 }
 
