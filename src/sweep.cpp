@@ -271,20 +271,24 @@ class GameRunFile {
       RunInfo info = info_for(engine);
       info.complete = false;
       info.target_n = target;
-      info.stats = counted_.stats();
       info.period = engine.proven_period().value_or(PeriodResult{});
       writer_->save(info, engine.values());
       last_save_ = std::chrono::steady_clock::now();
     }
   }
 
+  // The statistics of the game's values so far (every value of a sweep's game is in memory).
+  SparseStats stats_so_far(const Engine& engine) {
+    counted_.add(engine.values(), engine.values().size());
+    return counted_.stats();
+  }
+
   // The finished game. A finished run this sitting did not extend stays as it is, byte for byte.
-  void finish(const Engine& engine, const SparseStats& stats, const PeriodResult& period) {
+  void finish(const Engine& engine, const PeriodResult& period) {
     if (stored_.complete && !computed_any(engine)) return;
-    RunInfo info = info_for(engine);  // counts the values up to n
+    RunInfo info = info_for(engine);  // its statistics counted up to n
     info.complete = true;
     info.target_n = engine.values().size();
-    info.stats = stats;
     info.period = period;
     writer_->save(info, engine.values());
   }
@@ -324,8 +328,8 @@ class GameRunFile {
   // earlier ones when it computed anything, and the statistics counted up to n (every value of a
   // sweep's game is in memory).
   RunInfo info_for(const Engine& engine) {
-    counted_.add(engine.values(), engine.values().size());
     RunInfo info = static_cast<const RunInfo&>(stored_);
+    info.stats = stats_so_far(engine);
     info.counter = counted_.state();
     info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
     info.program_version = kVersion;
@@ -393,10 +397,12 @@ SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
     engine.compute_to(settings.n, progress);
     period = analyze_period(engine.values(), rules);
   }
-  const SparseStats stats = compute_stats(engine.values(), rules.split_take_parity());
+  // With a run file, its counts carried on to n: no second pass over the values.
+  const SparseStats stats =
+      run_file ? run_file->stats_so_far(engine) : compute_stats(engine.values(), rules.split_take_parity());
   SweepRow row = make_row(game, engine.values(), stats, period);
   if (settings.until_proven && !period.proven) row.stopped_by = timed_out ? kStoppedByMaxSeconds : kStoppedByMaxN;
-  if (run_file) run_file->finish(engine, stats, period);
+  if (run_file) run_file->finish(engine, period);
   row.resumed_from = resumed_from;
   row.seconds = seconds_since(start);
   return row;

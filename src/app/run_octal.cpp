@@ -545,7 +545,7 @@ int run(int argc, char** argv) {
   const Sequence& values = engine.values();
   RunInfo info = saver.info_for(engine);
   info.complete = true;
-  info.stats = cli::run_stats(engine);
+  info.stats = saver.final_stats(engine);
   info.period = outcome.period;
   // A finished run that this sitting did not extend stays as it is, byte for byte.
   if (!(stored.complete && o.resume && !saver.computed_any(engine))) saver.finish(info, values);

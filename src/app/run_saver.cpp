@@ -21,10 +21,10 @@ double cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-}  // namespace
-
-SparseStats run_stats(const Engine& engine) {
-  if (!engine.values().has_released()) return compute_stats(engine.values(), engine.rules().split_take_parity());
+// The statistics of a run whose values are released: from the rare-value state the engine kept
+// (its mask may be an earlier choice rather than the best one), as the released values are not
+// in memory to count.
+SparseStats stats_of_kept_state(const Engine& engine) {
   const SparseState state = *engine.sparse_state();
   SparseStats stats;
   stats.rare_mask = state.mask;
@@ -36,6 +36,8 @@ SparseStats run_stats(const Engine& engine) {
   stats.histogram = state.histogram;
   return stats;
 }
+
+}  // namespace
 
 RunSaver::RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch)
     : path_(path), stored_(std::move(stored)), stretch_(std::move(stretch)), every_seconds_(every_seconds),
@@ -113,6 +115,13 @@ void RunSaver::checkpoint(const Engine& engine, std::uint64_t target) {
   }
 }
 
+SparseStats RunSaver::final_stats(const Engine& engine) {
+  wait_for_write();
+  if (engine.values().has_released()) return stats_of_kept_state(engine);
+  count(engine.values());
+  return counted_->stats();
+}
+
 void RunSaver::finish(const RunInfo& info, const Sequence& values) {
   wait_for_write();
   start_write(values, true, [this, info = info](const ValuesView& view) mutable {
@@ -145,12 +154,13 @@ bool RunSaver::checkpoint_due(const Engine& engine) const {
 }
 
 void RunSaver::start_checkpoint(const Engine& engine, std::uint64_t target) {
-  // With values released the statistics are the rare-value state's, whose mask the run keeps.
-  const bool stats_from_counter = counted_ && !engine.values().has_released();
+  // With values released the statistics are the rare-value state's, whose mask the run keeps. (A
+  // run without counts, continued from a version-2 file, has its values released.)
+  const bool stats_from_counter = !engine.values().has_released();
   RunInfo info = info_for(engine);
   info.complete = false;
   info.target_n = target;
-  if (!stats_from_counter) info.stats = run_stats(engine);
+  if (!stats_from_counter) info.stats = stats_of_kept_state(engine);
   info.period = engine.proven_period().value_or(PeriodResult{});
   start_write(engine.values(), true, [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
     count(values);

@@ -1,6 +1,6 @@
 #pragma once
-// run_octal's run file, written as the run goes (RunSaver), and the statistics of a run so far
-// (run_stats), which its checkpoints and its report share.
+// run_octal's run file, written as the run goes (RunSaver), with the statistics of the run so far,
+// which its checkpoints and its report share.
 
 #include <chrono>
 #include <cstdint>
@@ -15,10 +15,6 @@
 #include "sgx/store.hpp"
 
 namespace sgx::cli {
-
-// The statistics of the run so far. With values released they come from the rare-value state the
-// engine kept (its mask may then be an earlier choice rather than the best one).
-SparseStats run_stats(const Engine& engine);
 
 // Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
 // of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
@@ -58,6 +54,11 @@ class RunSaver {
 
   // A checkpoint now, the engine stopped: after the write under way; returns once it is written.
   void checkpoint(const Engine& engine, std::uint64_t target);
+
+  // The statistics of the values so far, for the finished run: the writes' counts carried on to n
+  // (no second pass over the values), or with values released, the rare-value state's, as the
+  // checkpoints have them. After the write under way.
+  SparseStats final_stats(const Engine& engine);
 
   // The finished run; info_for(engine) with the final statistics and period filled in. Written
   // as every write is, and waited for.
