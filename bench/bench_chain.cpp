@@ -27,7 +27,7 @@
 
 #include <immintrin.h>
 
-#include "move_table.hpp"
+#include "games/move_table.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"

@@ -1,4 +1,4 @@
-// Heaps decided alone (src/lone_heap.hpp), the sparse kernel's one-thread path for games with few
+// Heaps decided alone (src/sparse/lone_heap.hpp), the sparse kernel's one-thread path for games with few
 // rare positions and values below 256: heaps per second on 0.167 (60 rare positions, values below
 // 64), 0.174 and 0.336 (below 128) and 0.245 (below 256), each heap given every value below it, so
 // that only the decisions are timed. Run:
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lone_heap.hpp"
-#include "move_table.hpp"
+#include "sparse/lone_heap.hpp"
+#include "games/move_table.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"

@@ -1,4 +1,4 @@
-// The period analysis (src/period.cpp, src/period_long.hpp), which a run repeats each time its
+// The period analysis (src/analysis/period.cpp, src/analysis/period_long.hpp), which a run repeats each time its
 // length doubles and once at its end: values per second it reads, on the values of games with and
 // without a period, and past its window. Run:
 // build/bench/bench_period

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "value_set.hpp"
+#include "kernels/value_set.hpp"
 
 namespace {
 

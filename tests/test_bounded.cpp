@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "lone_heap.hpp"
+#include "sparse/lone_heap.hpp"
 #include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/period.hpp"

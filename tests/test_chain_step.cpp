@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "chain_step.hpp"
+#include "sparse/chain_step.hpp"
 
 namespace sgx {
 

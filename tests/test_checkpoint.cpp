@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "sgx/store.hpp"
-#include "store_write.hpp"
+#include "store/store_write.hpp"
 #include "tool_process.hpp"
 #include "sgx/version.hpp"
-#include "tuning.hpp"
+#include "base/tuning.hpp"
 
 namespace sgx {
 namespace {

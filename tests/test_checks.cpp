@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "pair_screen.hpp"
-#include "pair_search.hpp"
+#include "sparse/pair_screen.hpp"
+#include "kernels/pair_search.hpp"
 #include "sgx/sequence.hpp"
-#include "value_set.hpp"
+#include "kernels/value_set.hpp"
 
 namespace sgx {
 namespace {

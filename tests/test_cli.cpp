@@ -25,8 +25,8 @@
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "tool_test.hpp"
-#include "tuning.hpp"
-#include "vector_path.hpp"
+#include "base/tuning.hpp"
+#include "kernels/vector_path.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
-#include "tuning.hpp"
-#include "vector_path.hpp"
+#include "base/tuning.hpp"
+#include "kernels/vector_path.hpp"
 
 namespace sgx {
 namespace {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "group_marks.hpp"
+#include "sparse/group_marks.hpp"
 
 namespace sgx {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "lone_heap.hpp"
-#include "move_table.hpp"
+#include "sparse/lone_heap.hpp"
+#include "games/move_table.hpp"
 #include "sgx/engine.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "pair_bits.hpp"
+#include "sparse/pair_bits.hpp"
 
 namespace sgx {
 

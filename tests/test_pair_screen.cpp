@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "pair_screen.hpp"
-#include "vector_path.hpp"
+#include "sparse/pair_screen.hpp"
+#include "kernels/vector_path.hpp"
 
 namespace sgx {
 

@@ -8,9 +8,9 @@
 #include <random>
 #include <vector>
 
-#include "pair_search.hpp"
-#include "value_set.hpp"
-#include "vector_path.hpp"
+#include "kernels/pair_search.hpp"
+#include "kernels/value_set.hpp"
+#include "kernels/vector_path.hpp"
 
 namespace sgx {
 

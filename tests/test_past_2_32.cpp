@@ -27,7 +27,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
-#include "store_layout.hpp"
+#include "store/store_layout.hpp"
 #include "tool_test.hpp"
 
 namespace sgx {

@@ -1,4 +1,4 @@
-// Periods longer than half the analysis window (src/period_long.hpp): synthetic sequences with
+// Periods longer than half the analysis window (src/analysis/period_long.hpp): synthetic sequences with
 // periods of millions, each found exactly with two full periods after its preperiod and not with
 // one value less, from memory and through a reader; and real games' periods past a small window.
 

@@ -25,7 +25,7 @@
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
-#include "store_write.hpp"
+#include "store/store_write.hpp"
 
 namespace sgx {
 namespace {

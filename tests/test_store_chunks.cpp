@@ -1,4 +1,4 @@
-// The store's own filtering of chunks (src/store_chunks.hpp), checked by HDF5 itself: HDF5 reads
+// The store's own filtering of chunks (src/store/store_chunks.hpp), checked by HDF5 itself: HDF5 reads
 // back what the store wrote, undoing the shuffle and the deflate and verifying the checksum.
 
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "store_chunks.hpp"
-#include "store_hdf5.hpp"
+#include "store/store_chunks.hpp"
+#include "store/store_hdf5.hpp"
 
 namespace sgx::hdf5 {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
-#include "atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace sgx {
 namespace {

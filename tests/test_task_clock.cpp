@@ -1,4 +1,4 @@
-// The profile's task clock (src/task_clock.hpp): a task's time leaves out the time its thread was
+// The profile's task clock (src/base/task_clock.hpp): a task's time leaves out the time its thread was
 // off its core.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "task_clock.hpp"
+#include "base/task_clock.hpp"
 
 namespace sgx {
 namespace {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "value_set.hpp"
+#include "kernels/value_set.hpp"
 
 namespace sgx {
 

@@ -21,6 +21,9 @@ struct Provenance {
   std::uint64_t values_computed = 0;
 };
 
+// Now, as ISO 8601 UTC: 2026-05-01T12:34:56Z (the times of /provenance and of a file's creation).
+std::string utc_now_iso8601();
+
 // The command line of a program, its words joined by spaces (a line break in one becomes a space,
 // so that the command stays one line).
 std::string command_line(int argc, const char* const* argv);

@@ -231,9 +231,6 @@ class RunFileWriter {
   std::uint64_t saved_n_ = 0;
 };
 
-// Now, as ISO 8601 UTC: 2026-05-01T12:34:56Z.
-std::string utc_now_iso8601();
-
 // The directory of the segment files of the run file at path: <path>.d
 std::string segment_directory(const std::string& path);
 

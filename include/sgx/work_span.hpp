@@ -11,7 +11,7 @@
 // T1 / ((T1 - Tinf) / p + Tinf) is the speedup p threads are sure to give; it is 1 on one
 // thread and tends to T1 / Tinf. (The looser T1 / (T1 / p + Tinf) counts the span twice.)
 // Only meaningful where the machine has a core for every thread: a task's time leaves out the time
-// its thread was stopped (src/task_clock.hpp), but not what other work on the machine costs it
+// its thread was stopped (src/base/task_clock.hpp), but not what other work on the machine costs it
 // (caches, memory bandwidth, a core's other hardware thread).
 
 #include <cstdint>

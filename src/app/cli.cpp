@@ -16,7 +16,7 @@
 #include "sgx/store.hpp"
 #include "sgx/version.hpp"
 #include "sgx/sweep.hpp"
-#include "tuning.hpp"
+#include "base/tuning.hpp"
 
 namespace sgx::cli {
 

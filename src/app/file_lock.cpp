@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cli.hpp"
-#include "os_error.hpp"
+#include "base/os_error.hpp"
 #include "sgx/store.hpp"
 
 namespace sgx::cli {

@@ -7,7 +7,7 @@
 
 #include "cli.hpp"
 #include "memory.hpp"
-#include "tuning.hpp"
+#include "base/tuning.hpp"
 
 namespace sgx::cli {
 

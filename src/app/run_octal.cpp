@@ -49,7 +49,7 @@
 #include "sgx/store.hpp"
 #include "sgx/table2d.hpp"
 #include "sgx/version.hpp"
-#include "tuning.hpp"
+#include "base/tuning.hpp"
 
 namespace po = boost::program_options;
 
