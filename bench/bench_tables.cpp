@@ -11,9 +11,9 @@
 
 namespace {
 
-using sgx::TableGame;
+using sgx::GameKind;
 
-void compute(benchmark::State& state, TableGame game, std::uint64_t n, int threads) {
+void compute(benchmark::State& state, GameKind game, std::uint64_t n, int threads) {
   for (auto _ : state) {
     sgx::GameTable table = sgx::compute_table(game, n, threads);
     benchmark::DoNotOptimize(table);
@@ -22,7 +22,7 @@ void compute(benchmark::State& state, TableGame game, std::uint64_t n, int threa
   state.counters["cells/s"] = benchmark::Counter(cells * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-void analyze(benchmark::State& state, TableGame game, std::uint64_t n) {
+void analyze(benchmark::State& state, GameKind game, std::uint64_t n) {
   const sgx::GameTable table = sgx::compute_table(game, n);
   for (auto _ : state) {
     auto rows = sgx::analyze_rows(table);
@@ -32,12 +32,12 @@ void analyze(benchmark::State& state, TableGame game, std::uint64_t n) {
 
 void register_all() {
   // Wythoff's game costs about n^3 / 64 word operations, the cutting game n^3 / 4 XORs.
-  const std::pair<TableGame, std::vector<std::uint64_t>> sizes[] = {{TableGame::Wythoff, {1024, 4096, 8192}},
-                                                                   {TableGame::Cut, {256, 1024, 2048}}};
+  const std::pair<GameKind, std::vector<std::uint64_t>> sizes[] = {{GameKind::Wythoff, {1024, 4096, 8192}},
+                                                                   {GameKind::Cut, {256, 1024, 2048}}};
   for (const auto& [game, ns] : sizes)
     for (std::uint64_t n : ns) {
       for (int threads : {1, 2}) {
-        const std::string name = std::string(sgx::table_game_name(game)) + "/n=" + std::to_string(n) +
+        const std::string name = std::string(sgx::game_kind_name(game)) + "/n=" + std::to_string(n) +
                                  "/threads=" + std::to_string(threads);
         benchmark::RegisterBenchmark(name.c_str(), compute, game, n, threads)
             ->Unit(benchmark::kMillisecond)
@@ -45,7 +45,7 @@ void register_all() {
             ->MeasureProcessCPUTime()
             ->Iterations(1);
       }
-      const std::string name = std::string(sgx::table_game_name(game)) + "/rows/n=" + std::to_string(n);
+      const std::string name = std::string(sgx::game_kind_name(game)) + "/rows/n=" + std::to_string(n);
       benchmark::RegisterBenchmark(name.c_str(), analyze, game, n)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
     }
 }

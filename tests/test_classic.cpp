@@ -75,7 +75,7 @@ TEST(Wythoff, PPositionsAreFloorKPhiAndFloorKPhiSquared) {
 TEST(Wythoff, WinningMovesAndTableAgreeWithBruteForce) {
   WythoffBrute brute;
   const std::uint64_t side = 30;
-  const GameTable table = compute_table(TableGame::Wythoff, side + 1);
+  const GameTable table = compute_table(GameKind::Wythoff, side + 1);
   for (std::uint64_t a = 0; a <= side; ++a)
     for (std::uint64_t b = 0; b <= side; ++b) {
       ASSERT_EQ(table.at(a, b), brute.value(a, b)) << a << "," << b;
@@ -361,7 +361,7 @@ TEST(Cut, TwoSheetsAgainstTheRealGame) {
 }
 
 TEST(Cut, TableIsSymmetricAndSheetsStartAtTwo) {
-  const GameTable table = compute_table(TableGame::Cut, 41);
+  const GameTable table = compute_table(GameKind::Cut, 41);
   for (std::uint64_t r = 2; r <= 40; ++r)
     for (std::uint64_t c = 2; c <= 40; ++c) EXPECT_EQ(table.at(r, c), table.at(c, r));
   const Game game = parse_game("cut");

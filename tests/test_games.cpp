@@ -75,14 +75,16 @@ TEST(GameCatalogue, ClassicGamesAreNotHeapGames) {
 }
 
 TEST(GameCatalogue, TablesBelongToTheGamesOfPairs) {
-  EXPECT_EQ(table_game_of(GameKind::Wythoff), TableGame::Wythoff);
-  EXPECT_EQ(table_game_of(GameKind::Cut), TableGame::Cut);
-  EXPECT_EQ(table_game_of(GameKind::Fibonacci), std::nullopt);
-  EXPECT_EQ(table_game_of(GameKind::Code), std::nullopt);
-  EXPECT_EQ(parse_table_game("Wythoff"), TableGame::Wythoff);
+  EXPECT_TRUE(has_table(GameKind::Wythoff));
+  EXPECT_TRUE(has_table(GameKind::Cut));
+  EXPECT_FALSE(has_table(GameKind::Fibonacci));
+  EXPECT_FALSE(has_table(GameKind::Code));
+  EXPECT_THROW(table_origin(GameKind::Fibonacci), std::invalid_argument);
+  EXPECT_THROW(compute_table(GameKind::Code, 10), std::invalid_argument);
+  EXPECT_EQ(parse_table_game("Wythoff"), GameKind::Wythoff);
   EXPECT_EQ(parse_table_game("fibonacci"), std::nullopt);
   EXPECT_EQ(parse_table_game("0.77"), std::nullopt);
-  EXPECT_STREQ(table_game_name(TableGame::Cut), "cut");
+  EXPECT_STREQ(game_kind_name(GameKind::Cut), "cut");
 }
 
 TEST(CodeDigits, EveryCharacter) {

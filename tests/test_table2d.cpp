@@ -66,33 +66,33 @@ class CutRule {
 // ---- The tables ----
 
 TEST(Table2d, NamesOriginsAndSizes) {
-  EXPECT_EQ(parse_table_game("wythoff"), TableGame::Wythoff);
-  EXPECT_EQ(parse_table_game("Wythoff"), TableGame::Wythoff);
-  EXPECT_EQ(parse_table_game("CUT"), TableGame::Cut);
+  EXPECT_EQ(parse_table_game("wythoff"), GameKind::Wythoff);
+  EXPECT_EQ(parse_table_game("Wythoff"), GameKind::Wythoff);
+  EXPECT_EQ(parse_table_game("CUT"), GameKind::Cut);
   EXPECT_EQ(parse_table_game("0.137"), std::nullopt);
   EXPECT_EQ(parse_table_game("cuts"), std::nullopt);
-  EXPECT_STREQ(table_game_name(TableGame::Cut), "cut");
-  EXPECT_EQ(table_origin(TableGame::Wythoff), 0u);
-  EXPECT_EQ(table_origin(TableGame::Cut), 2u);
+  EXPECT_STREQ(game_kind_name(GameKind::Cut), "cut");
+  EXPECT_EQ(table_origin(GameKind::Wythoff), 0u);
+  EXPECT_EQ(table_origin(GameKind::Cut), 2u);
 
-  EXPECT_THROW(check_table_n(TableGame::Wythoff, 0), TableSizeError);
-  EXPECT_NO_THROW(check_table_n(TableGame::Wythoff, 1));
-  EXPECT_THROW(check_table_n(TableGame::Cut, 2), TableSizeError);
-  EXPECT_NO_THROW(check_table_n(TableGame::Cut, 3));
-  EXPECT_NO_THROW(check_table_n(TableGame::Cut, kMaxTableN));
-  EXPECT_THROW(check_table_n(TableGame::Wythoff, kMaxTableN + 1), TableSizeError);
+  EXPECT_THROW(check_table_n(GameKind::Wythoff, 0), TableSizeError);
+  EXPECT_NO_THROW(check_table_n(GameKind::Wythoff, 1));
+  EXPECT_THROW(check_table_n(GameKind::Cut, 2), TableSizeError);
+  EXPECT_NO_THROW(check_table_n(GameKind::Cut, 3));
+  EXPECT_NO_THROW(check_table_n(GameKind::Cut, kMaxTableN));
+  EXPECT_THROW(check_table_n(GameKind::Wythoff, kMaxTableN + 1), TableSizeError);
   try {
-    check_table_n(TableGame::Cut, 2);
+    check_table_n(GameKind::Cut, 2);
   } catch (const TableSizeError& e) {
     EXPECT_NE(std::string(e.what()).find("sheets start at 2 x 2"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(GameTable(TableGame::Cut, 10, Sequence::from_vector(std::vector<Value>(100, 0))), std::invalid_argument);
-  EXPECT_NO_THROW(GameTable(TableGame::Cut, 10, Sequence::from_vector(std::vector<Value>(64, 0))));
+  EXPECT_THROW(GameTable(GameKind::Cut, 10, Sequence::from_vector(std::vector<Value>(100, 0))), std::invalid_argument);
+  EXPECT_NO_THROW(GameTable(GameKind::Cut, 10, Sequence::from_vector(std::vector<Value>(64, 0))));
 
-  const GameTable one = compute_table(TableGame::Wythoff, 1);
+  const GameTable one = compute_table(GameKind::Wythoff, 1);
   EXPECT_EQ(one.side(), 1u);
   EXPECT_EQ(one.at(0, 0), 0u);
-  const GameTable sheet = compute_table(TableGame::Cut, 3);
+  const GameTable sheet = compute_table(GameKind::Cut, 3);
   EXPECT_EQ(sheet.side(), 1u);
   EXPECT_EQ(sheet.at(2, 2), 0u);  // a 2 x 2 sheet has no cut that leaves no strip
 }
@@ -103,7 +103,7 @@ TEST(Table2d, WythoffEqualsTheDefinition) {
   for (std::uint64_t n : {1u, 2u, 3u, 31u, 32u, 33u, 64u, 65u, 70u, 97u, 130u}) {
     if (n > brute.size()) continue;
     for (int threads : {1, 2, 3}) {
-      const GameTable table = compute_table(TableGame::Wythoff, n, threads);
+      const GameTable table = compute_table(GameKind::Wythoff, n, threads);
       ASSERT_EQ(table.side(), n);
       for (std::uint64_t a = 0; a < n; ++a)
         for (std::uint64_t b = 0; b < n; ++b) ASSERT_EQ(table.at(a, b), brute[a][b]) << n << ": " << a << "," << b;
@@ -113,7 +113,7 @@ TEST(Table2d, WythoffEqualsTheDefinition) {
 
 // Winning Ways p. 76, OEIS A317205 (rows 0-7 up to the diagonal) and Nivasch's table (rows 10-13).
 TEST(Table2d, WythoffPublishedValues) {
-  const GameTable table = compute_table(TableGame::Wythoff, 20);
+  const GameTable table = compute_table(GameKind::Wythoff, 20);
   const std::vector<std::vector<Value>> triangle = {
       {0}, {1, 2}, {2, 0, 1}, {3, 4, 5, 6}, {4, 5, 3, 2, 7}, {5, 3, 4, 0, 6, 8}, {6, 7, 8, 1, 9, 10, 3},
       {7, 8, 6, 9, 0, 1, 4, 5}};
@@ -130,7 +130,7 @@ TEST(Table2d, WythoffPublishedValues) {
 
 TEST(Table2d, WythoffIsZeroExactlyAtThePPositions) {
   const std::uint64_t n = under_sanitizer() ? 300 : 1024;
-  const GameTable table = compute_table(TableGame::Wythoff, n);
+  const GameTable table = compute_table(GameKind::Wythoff, n);
   std::uint64_t zeros = 0, p_positions = 0;
   for (std::uint64_t a = 0; a < n; ++a)
     for (std::uint64_t b = 0; b < n; ++b) {
@@ -150,7 +150,7 @@ TEST(Table2d, WythoffIsZeroExactlyAtThePPositions) {
 // values differ; and no value exceeds a + b (a bound the tests see hold, not one the code uses).
 TEST(Table2d, WythoffNeverRepeatsAlongALine) {
   const std::uint64_t n = under_sanitizer() ? 150 : 400;
-  const GameTable table = compute_table(TableGame::Wythoff, n);
+  const GameTable table = compute_table(GameKind::Wythoff, n);
   for (std::uint64_t a = 0; a < n; ++a) {
     std::set<Value> row, column, diagonal;
     for (std::uint64_t b = 0; b < n; ++b) {
@@ -171,7 +171,7 @@ TEST(Table2d, CutEqualsItsRule) {
   for (std::uint64_t n : {3u, 4u, 5u, 33u, 34u, 35u, 45u, 70u}) {
     if (n > largest) continue;
     for (int threads : {1, 2, 3}) {
-      const GameTable table = compute_table(TableGame::Cut, n, threads);
+      const GameTable table = compute_table(GameKind::Cut, n, threads);
       ASSERT_EQ(table.origin(), 2u);
       ASSERT_EQ(table.side(), n - 2);
       for (std::uint64_t a = 2; a < n; ++a)
@@ -185,7 +185,7 @@ TEST(Table2d, CutEqualsItsRule) {
 // sheet cannot be cut across its rows either (that leaves a strip), so row 3 is row 2.
 TEST(Table2d, CutRowsTwoAndThreeAreDawsonsKayles) {
   const std::uint64_t n = 256;
-  const GameTable table = compute_table(TableGame::Cut, n);
+  const GameTable table = compute_table(GameKind::Cut, n);
   Engine engine(parse_rules("0.07"), EngineOptions{});
   engine.compute_to(n - 2);
   for (std::uint64_t b = 2; b < n; ++b) {
@@ -202,10 +202,10 @@ TEST(Table2d, CutRowsTwoAndThreeAreDawsonsKayles) {
 }
 
 TEST(Table2d, ValuesAreStoredInTheNarrowestType) {
-  EXPECT_EQ(compute_table(TableGame::Wythoff, 64).cells().bytes_per_value(), 1u);   // largest below 256
-  EXPECT_EQ(compute_table(TableGame::Wythoff, 300).cells().bytes_per_value(), 2u);
-  EXPECT_EQ(compute_table(TableGame::Cut, 256).cells().bytes_per_value(), 1u);
-  const GameTable table = compute_table(TableGame::Wythoff, 300);
+  EXPECT_EQ(compute_table(GameKind::Wythoff, 64).cells().bytes_per_value(), 1u);   // largest below 256
+  EXPECT_EQ(compute_table(GameKind::Wythoff, 300).cells().bytes_per_value(), 2u);
+  EXPECT_EQ(compute_table(GameKind::Cut, 256).cells().bytes_per_value(), 1u);
+  const GameTable table = compute_table(GameKind::Wythoff, 300);
   EXPECT_EQ(table.max_value(), table.cells().max_value());
   EXPECT_GT(table.max_value(), 255u);
 }
@@ -213,7 +213,7 @@ TEST(Table2d, ValuesAreStoredInTheNarrowestType) {
 TEST(Table2d, ProgressCountsEveryCellOfTheUpperTriangle) {
   std::uint64_t last_done = 0, last_total = 0, calls = 0;
   bool increasing = true;
-  compute_table(TableGame::Wythoff, 100, 2, [&](std::uint64_t done, std::uint64_t total) {
+  compute_table(GameKind::Wythoff, 100, 2, [&](std::uint64_t done, std::uint64_t total) {
     increasing = increasing && done > last_done;
     last_done = done;
     last_total = total;
@@ -253,20 +253,20 @@ RowPeriod brute_row_period(const std::vector<Value>& g, std::uint64_t origin) {
 }
 
 TEST(Table2dRows, SameAsABruteForceSearchOfTheCriterion) {
-  for (TableGame game : {TableGame::Wythoff, TableGame::Cut}) {
-    const std::uint64_t n = under_sanitizer() ? 100 : game == TableGame::Wythoff ? 300 : 200;
+  for (GameKind game : {GameKind::Wythoff, GameKind::Cut}) {
+    const std::uint64_t n = under_sanitizer() ? 100 : game == GameKind::Wythoff ? 300 : 200;
     const GameTable table = compute_table(game, n);
     const std::vector<RowPeriod> rows = analyze_rows(table, 2);
     ASSERT_EQ(rows.size(), table.side());
     std::uint64_t found = 0;
     for (std::uint64_t a = table.origin(); a < n; ++a) {
       const RowPeriod& row = rows[a - table.origin()];
-      EXPECT_EQ(row, brute_row_period(table.row(a), table.origin())) << table_game_name(game) << " row " << a;
+      EXPECT_EQ(row, brute_row_period(table.row(a), table.origin())) << game_kind_name(game) << " row " << a;
       found += row.found;
     }
     // Both outcomes occur: Wythoff's later rows need far more than n values to show a period.
     EXPECT_GT(found, 5u);
-    if (game == TableGame::Wythoff) {
+    if (game == GameKind::Wythoff) {
       EXPECT_LT(found, n / 4);
     }
   }
@@ -277,7 +277,7 @@ TEST(Table2dRows, SameAsABruteForceSearchOfTheCriterion) {
 // b + 1, b + 1, b - 2 and G(2, b) = b + 2, b - 1, b - 1 as b = 0, 1, 2 mod 3.
 TEST(Table2dRows, WythoffRowsAreAdditivelyPeriodicWithSaltusEqualToPeriod) {
   const std::uint64_t n = under_sanitizer() ? 512 : 1024;
-  const GameTable table = compute_table(TableGame::Wythoff, n);
+  const GameTable table = compute_table(GameKind::Wythoff, n);
   for (std::uint64_t b = 0; b < n; ++b) {
     ASSERT_EQ(table.at(0, b), b);
     ASSERT_EQ(table.at(1, b), b % 3 == 2 ? b - 2 : b + 1) << b;
@@ -309,16 +309,16 @@ TEST(Table2dRows, WythoffRowsAreAdditivelyPeriodicWithSaltusEqualToPeriod) {
 // A row found with n values is found the same with more: the criterion does not report a pattern
 // that more values break (for these games and sizes).
 TEST(Table2dRows, FoundRowsStayTheSameWithMoreValues) {
-  for (TableGame game : {TableGame::Wythoff, TableGame::Cut}) {
+  for (GameKind game : {GameKind::Wythoff, GameKind::Cut}) {
     // The cutting game costs O(n^3): 1024 for it, 2048 for Wythoff's game.
     const std::uint64_t small = under_sanitizer() ? 128 : 256;
-    const std::uint64_t large = under_sanitizer() ? 512 : game == TableGame::Wythoff ? 2048 : 1024;
+    const std::uint64_t large = under_sanitizer() ? 512 : game == GameKind::Wythoff ? 2048 : 1024;
     const std::vector<RowPeriod> fewer = analyze_rows(compute_table(game, small));
     const std::vector<RowPeriod> more = analyze_rows(compute_table(game, large));
     std::uint64_t compared = 0;
     for (std::size_t i = 0; i < fewer.size(); ++i)
       if (fewer[i].found) {
-        EXPECT_EQ(fewer[i], more[i]) << table_game_name(game) << " row " << i + table_origin(game);
+        EXPECT_EQ(fewer[i], more[i]) << game_kind_name(game) << " row " << i + table_origin(game);
         ++compared;
       }
     EXPECT_GT(compared, 5u);
@@ -329,7 +329,7 @@ TEST(Table2dRows, FoundRowsStayTheSameWithMoreValues) {
 // values): periods 3 * 2^k, saltus equal to the period, preperiods growing quickly.
 TEST(Table2dRows, WythoffFirstRowsAsFound) {
   if (under_sanitizer()) GTEST_SKIP() << "1024 values a row: slow under the sanitizers";
-  const std::vector<RowPeriod> rows = analyze_rows(compute_table(TableGame::Wythoff, 1024));
+  const std::vector<RowPeriod> rows = analyze_rows(compute_table(GameKind::Wythoff, 1024));
   const std::vector<RowPeriod> expected = {
       {true, 0, 1, 1},       {true, 0, 3, 3},       {true, 0, 3, 3},       {true, 8, 6, 6},
       {true, 9, 12, 12},     {true, 27, 24, 24},    {true, 37, 12, 12},    {true, 92, 24, 24},
@@ -375,7 +375,7 @@ TEST_F(TableToolTest, WythoffFromRunOctalToSgPeriod) {
   EXPECT_EQ(report["n"], 64);
   EXPECT_EQ(report["origin"], 0);
   EXPECT_EQ(report["values"], 4096);
-  const GameTable expected = compute_table(TableGame::Wythoff, 64);
+  const GameTable expected = compute_table(GameKind::Wythoff, 64);
   const std::vector<RowPeriod> rows = analyze_rows(expected);
   const auto found = std::count_if(rows.begin(), rows.end(), [](const RowPeriod& p) { return p.found; });
   EXPECT_EQ(found, 5);  // rows 0-4; row 5 (b0 27, p 24) needs 76 values, row 6 (b0 37, p 12) 65
@@ -390,7 +390,7 @@ TEST_F(TableToolTest, WythoffFromRunOctalToSgPeriod) {
 
   // The file holds the table and the rows, exactly.
   const TableRecord stored = read_table_file(path("w.h5"));
-  EXPECT_EQ(stored.table.game(), TableGame::Wythoff);
+  EXPECT_EQ(stored.table.game(), GameKind::Wythoff);
   EXPECT_EQ(stored.table.n(), 64u);
   EXPECT_TRUE(stored.table.cells() == expected.cells());
   EXPECT_EQ(stored.rows, rows);

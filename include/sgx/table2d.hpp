@@ -27,17 +27,13 @@
 
 namespace sgx {
 
-enum class TableGame { Wythoff, Cut };
-
-// The table of a game of the catalogue (games.hpp): Wythoff's game and the cutting game have one;
-// nothing for any other game.
-std::optional<TableGame> table_game_of(GameKind kind);
-// The same for a game word ("wythoff" or "cut", in any case); nothing for any other text.
-std::optional<TableGame> parse_table_game(std::string_view text);
-// "wythoff" or "cut": the name in files, reports and default file names.
-const char* table_game_name(TableGame game);
+// The games of the catalogue (games.hpp) that have a table of pairs: Wythoff's game and the cutting
+// game. The functions below take only these; game_kind_name gives the name in files and reports.
+bool has_table(GameKind kind);
+// The game a word names ("wythoff" or "cut", in any case) when it has a table; nothing otherwise.
+std::optional<GameKind> parse_table_game(std::string_view text);
 // The smallest side in the table: 0 for Wythoff's game, 2 for the cutting game.
-std::uint64_t table_origin(TableGame game);
+std::uint64_t table_origin(GameKind game);
 
 // The largest n a table is computed for: n^2 values of 16 bits (the bound below) are 512 MiB at
 // 2^14, and Wythoff's game at 2^14 takes minutes, the cutting game (O(n^3)) far longer.
@@ -50,16 +46,16 @@ class TableSizeError : public std::invalid_argument {
 };
 
 // Throws TableSizeError unless origin < n <= kMaxTableN (a table with at least one position).
-void check_table_n(TableGame game, std::uint64_t n);
+void check_table_n(GameKind game, std::uint64_t n);
 
 // G(a, b) for origin <= a, b < n, row by row, in the narrowest unsigned type that holds them.
 class GameTable {
  public:
   // cells: side() x side() values, row-major: cells[(a - origin) * side + (b - origin)] = G(a, b).
   // Throws std::invalid_argument when their number does not fit n.
-  GameTable(TableGame game, std::uint64_t n, Sequence cells);
+  GameTable(GameKind game, std::uint64_t n, Sequence cells);
 
-  TableGame game() const { return game_; }
+  GameKind game() const { return game_; }
   std::uint64_t n() const { return n_; }
   std::uint64_t origin() const { return origin_; }
   std::uint64_t side() const { return n_ - origin_; }  // rows held, and values in each row
@@ -72,7 +68,7 @@ class GameTable {
   Value max_value() const { return cells_.max_value(); }
 
  private:
-  TableGame game_;
+  GameKind game_;
   std::uint64_t n_;
   std::uint64_t origin_;
   Sequence cells_;
@@ -83,7 +79,7 @@ using TableProgress = std::function<void(std::uint64_t done, std::uint64_t total
 
 // Computes the table of game for sides below n; threads 0 uses OpenMP's default. Throws
 // TableSizeError for an n check_table_n refuses.
-GameTable compute_table(TableGame game, std::uint64_t n, int threads = 0, const TableProgress& progress = {});
+GameTable compute_table(GameKind game, std::uint64_t n, int threads = 0, const TableProgress& progress = {});
 
 // The additive period of one row a, G(a, b + period) = G(a, b) + saltus for b >= preperiod, found
 // by find_additive_period (period.hpp: two full periods plus sixteen relations, in the last quarter

@@ -310,10 +310,10 @@ void print_results(const Options& o, const RunReport& report, const Sequence& va
 // ---- Two-dimensional tables (wythoff, cut) ----
 
 // Without --n: quick, and enough rows found periodic to be worth a look.
-std::uint64_t default_table_n(TableGame game) { return game == TableGame::Wythoff ? 1024 : 256; }
+std::uint64_t default_table_n(GameKind game) { return game == GameKind::Wythoff ? 1024 : 256; }
 
 // --print for a table: rows and columns A..B-1 (A defaults to the table's origin), or all.
-std::pair<std::uint64_t, std::uint64_t> table_print_range(const std::string& text, TableGame game, std::uint64_t n) {
+std::pair<std::uint64_t, std::uint64_t> table_print_range(const std::string& text, GameKind game, std::uint64_t n) {
   const std::uint64_t origin = table_origin(game);
   if (text == "all") return {origin, n};
   auto colon = text.find(':');
@@ -345,8 +345,8 @@ void print_table(const std::string& range, const GameTable& table) {
 }
 
 // run_octal wythoff / cut: the table, its rows' periods, the file, the report.
-int run_table(TableGame game, const Options& o) {
-  const std::string name = table_game_name(game);
+int run_table(GameKind game, const Options& o) {
+  const std::string name = game_kind_name(game);
   if (!o.heap_game_options.empty()) {
     const std::string& option = o.heap_game_options.front();
     if (option == "--resume")
@@ -408,7 +408,7 @@ int run(int argc, char** argv) {
                                     : cli::threads_to_use(kTool, parsed->threads, parsed->quiet);
   const Options& o = *parsed;
   const Game parsed_game = parse_game(o.game);
-  if (const std::optional<TableGame> table_game = table_game_of(parsed_game.kind)) return run_table(*table_game, o);
+  if (has_table(parsed_game.kind)) return run_table(parsed_game.kind, o);
   if (!parsed_game.rules)
     throw cli::UsageError(parsed_game.name + " has no nim-sequence or table to compute; sg_solve solves its positions");
 

@@ -178,7 +178,7 @@ int verify_files(const std::vector<std::string>& files) {
 void print_table_file(const std::string& file, bool json) {
   const TableRecord record = read_table_file(file);
   TableReport report;
-  report.game = table_game_name(record.table.game());
+  report.game = game_kind_name(record.table.game());
   report.n = record.table.n();
   report.origin = record.table.origin();
   report.max_value = record.table.max_value();

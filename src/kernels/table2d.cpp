@@ -50,8 +50,8 @@ int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threa
 // The largest value a cell can have, known before computing: a mex is at most the number of
 // options. Wythoff: a + b + min(a, b) <= 3 (n - 1). Cutting game: at most a/2 - 1 row cuts and
 // b/2 - 1 column cuts that differ, so at most n.
-Value value_bound(TableGame game, std::uint64_t n) {
-  return static_cast<Value>(game == TableGame::Wythoff ? 3 * (n - 1) : n);
+Value value_bound(GameKind game, std::uint64_t n) {
+  return static_cast<Value>(game == GameKind::Wythoff ? 3 * (n - 1) : n);
 }
 
 // Runs cell(i, j, thread) for every 0 <= i <= j < side in the order described at the top.
@@ -124,7 +124,7 @@ class WythoffSets {
 
 template <class T>
 void fill_wythoff(T* cells, std::uint64_t n, int threads, const TableProgress& progress) {
-  WythoffSets sets(n, value_bound(TableGame::Wythoff, n));
+  WythoffSets sets(n, value_bound(GameKind::Wythoff, n));
   run_wavefront(n, threads, progress, [&](std::uint64_t a, std::uint64_t b, int) {
     const Value value = sets.mex(a, b);
     sets.add(a, b, value);
@@ -187,26 +187,22 @@ Sequence narrowest(Sequence cells) {
 
 }  // namespace
 
-std::optional<TableGame> table_game_of(GameKind kind) {
-  if (kind == GameKind::Wythoff) return TableGame::Wythoff;
-  if (kind == GameKind::Cut) return TableGame::Cut;
+bool has_table(GameKind kind) { return kind == GameKind::Wythoff || kind == GameKind::Cut; }
+
+std::optional<GameKind> parse_table_game(std::string_view text) {
+  const std::optional<GameKind> kind = classic_game_kind(text);
+  if (kind && has_table(*kind)) return kind;
   return std::nullopt;
 }
 
-std::optional<TableGame> parse_table_game(std::string_view text) {
-  const std::optional<GameKind> kind = classic_game_kind(text);
-  return kind ? table_game_of(*kind) : std::nullopt;
+std::uint64_t table_origin(GameKind game) {
+  if (!has_table(game)) throw std::invalid_argument(std::string(game_kind_name(game)) + " has no table of pairs");
+  return game == GameKind::Wythoff ? 0 : 2;
 }
 
-const char* table_game_name(TableGame game) {
-  return game_kind_name(game == TableGame::Wythoff ? GameKind::Wythoff : GameKind::Cut);
-}
-
-std::uint64_t table_origin(TableGame game) { return game == TableGame::Wythoff ? 0 : 2; }
-
-void check_table_n(TableGame game, std::uint64_t n) {
+void check_table_n(GameKind game, std::uint64_t n) {
   if (n <= table_origin(game)) {
-    throw TableSizeError(game == TableGame::Wythoff
+    throw TableSizeError(game == GameKind::Wythoff
                              ? std::string("a table of Wythoff's game needs n of at least 1")
                              : "a table of the cutting game needs n of at least 3: sheets start at 2 x 2, so n = " +
                                    std::to_string(n) + " holds none");
@@ -221,10 +217,10 @@ void check_table_n(TableGame game, std::uint64_t n) {
   }
 }
 
-GameTable::GameTable(TableGame game, std::uint64_t n, Sequence cells)
+GameTable::GameTable(GameKind game, std::uint64_t n, Sequence cells)
     : game_(game), n_(n), origin_(table_origin(game)), cells_(std::move(cells)) {
   if (n_ <= origin_ || cells_.size() != side() * side())
-    throw std::invalid_argument("a table of " + std::string(table_game_name(game)) + " for n = " + std::to_string(n) +
+    throw std::invalid_argument("a table of " + std::string(game_kind_name(game)) + " for n = " + std::to_string(n) +
                                 " needs " + std::to_string(n_ > origin_ ? side() * side() : 0) + " values, not " +
                                 std::to_string(cells_.size()));
 }
@@ -235,7 +231,7 @@ std::vector<Value> GameTable::row(std::uint64_t a) const {
   return out;
 }
 
-GameTable compute_table(TableGame game, std::uint64_t n, int threads, const TableProgress& progress) {
+GameTable compute_table(GameKind game, std::uint64_t n, int threads, const TableProgress& progress) {
   check_table_n(game, n);
   const std::uint64_t side = n - table_origin(game);
   Sequence cells;
@@ -243,7 +239,7 @@ GameTable compute_table(TableGame game, std::uint64_t n, int threads, const Tabl
   cells.resize(side * side);
   const int workers = thread_count(threads);
   cells.visit([&](auto& v) {
-    if (game == TableGame::Wythoff)
+    if (game == GameKind::Wythoff)
       fill_wythoff(v.data(), n, workers, progress);
     else
       fill_cut(v.data(), n, workers, progress);

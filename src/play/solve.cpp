@@ -280,7 +280,7 @@ Solution solve_wythoff(const std::vector<Component>& position) {
         concat("P-positions (floor(k phi), floor(k phi^2)); the value is tabulated only up to ", kMaxWythoffTable);
     return solution;
   }
-  const GameTable table = compute_table(TableGame::Wythoff, largest + 1);
+  const GameTable table = compute_table(GameKind::Wythoff, largest + 1);
   ComponentRules rules;
   rules.value = [&table](const Component& c) { return table.at(c[0], c[1]); };
   rules.options_of_value = [&table](const Component& c, std::uint64_t target, const OptionVisit& visit) {
@@ -328,7 +328,7 @@ Solution solve_fibonacci(const std::vector<Component>& position) {
 Solution solve_cut(const std::vector<Component>& position) {
   const std::uint64_t largest = largest_number(position);
   if (largest > kMaxCutTable) throw SolveError(table_too_small("cutting-game", kMaxCutTable, largest));
-  const GameTable table = compute_table(TableGame::Cut, largest + 1);
+  const GameTable table = compute_table(GameKind::Cut, largest + 1);
   ComponentRules rules;
   rules.value = [&table](const Component& c) { return table.at(c[0], c[1]); };
   rules.options_of_value = [&table](const Component& c, std::uint64_t target, const OptionVisit& visit) {

@@ -44,7 +44,7 @@ void write_table(hid_t file, const TableRecord& record) {
                      " row results were given");
   write_attribute<std::int32_t>(file, "format_version", kWholeFormatVersion);
   write_string_attribute(file, "kind", kTableKind);
-  write_string_attribute(file, "game", table_game_name(table.game()));
+  write_string_attribute(file, "game", game_kind_name(table.game()));
   write_attribute<std::uint64_t>(file, "n", table.n());
   write_attribute<std::uint64_t>(file, "origin", table.origin());
   write_attribute<std::uint32_t>(file, "max_value", table.max_value());
@@ -78,7 +78,7 @@ std::vector<T> read_row_results(hid_t group, const char* name, hsize_t side) {
 
 // The root of a table file, checked: its game and n.
 struct TableHeader {
-  TableGame game;
+  GameKind game;
   std::uint64_t n, origin;
 };
 
@@ -87,7 +87,7 @@ TableHeader read_table_header(hid_t file) {
   if (kind.empty()) throw StoreError("holds the values of a heap game, not a two-dimensional table");
   if (kind != kTableKind) throw not_ours("its kind '" + kind + "' is unknown");
   const std::string name = read_string_attribute(file, "/", "game");
-  const std::optional<TableGame> game = parse_table_game(name);
+  const std::optional<GameKind> game = parse_table_game(name);
   if (!game) throw not_ours("its game '" + name + "' has no two-dimensional table");
   const auto n = read_attribute<std::uint64_t>(file, "/", "n");
   const auto origin = read_attribute<std::uint64_t>(file, "/", "origin");
@@ -143,7 +143,7 @@ TableStatus read_table_status(const std::string& path) {
       path,
       [&] {
         const TableHeader header = read_table_header(open_file(path));
-        return TableStatus{table_game_name(header.game), header.n};
+        return TableStatus{game_kind_name(header.game), header.n};
       },
       "table");
 }
