@@ -425,6 +425,10 @@ TEST_F(BoundedCli, RunOctalKeepsPrefixAndTailAndResumesWithMemory) {
                                          "--out", path("full.h5")});
   EXPECT_EQ(middle.out, full_middle.out);
   EXPECT_EQ(middle.out.size(), 20u) << "ten values, one per line";
+  // The report gives the limit in the units --memory takes.
+  Result report = run("run_octal", {"0.77", "--n", "1000", "--memory", "128M", "--out", path("k.h5")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_TRUE(contains(report.out, "\nmemory      limit 128M\n")) << report.out;
   // sg_period reads every value from the file: the same report as for the full run's file.
   Result period = run("sg_period", {path("b.h5"), "--json"});
   ASSERT_EQ(period.exit_code, 0) << period.err;

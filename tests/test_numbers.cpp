@@ -177,5 +177,19 @@ TEST(NumbersBytes, Errors) {
   }
 }
 
+// Sizes as a user types them, so that a message's or a report's size can be given back to --memory.
+TEST(NumbersBytes, TextInTheUnitsParseBytesReads) {
+  EXPECT_EQ(bytes_text(0), "0");
+  EXPECT_EQ(bytes_text(1023), "1023");
+  EXPECT_EQ(bytes_text(1024), "1K");
+  EXPECT_EQ(bytes_text(512ull << 20), "512M");
+  EXPECT_EQ(bytes_text(3ull << 29), "1.5G");
+  EXPECT_EQ(bytes_text(1ull << 40), "1T");
+  EXPECT_EQ(bytes_text(3ull << 40), "3T");
+  EXPECT_EQ(bytes_text(1ull << 50), "1024T");  // no unit above T, as parse_bytes takes none
+  for (std::uint64_t bytes : {1024ull, 7ull << 20, 3ull << 29, 1ull << 40, 100ull << 30, 1ull << 50})
+    EXPECT_EQ(parse_bytes(bytes_text(bytes)), bytes) << bytes_text(bytes);
+}
+
 }  // namespace
 }  // namespace sgx

@@ -67,22 +67,6 @@ std::uint64_t resident_memory_bytes() {
   return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-std::string bytes_text(std::uint64_t bytes) {
-  if (bytes < 1024) return std::to_string(bytes);
-  const char* units = "KMGT";
-  double amount = static_cast<double>(bytes) / 1024;
-  int unit = 0;
-  while (amount >= 1024 && unit < 3) {
-    amount /= 1024;
-    ++unit;
-  }
-  char text[32];
-  // Whole amounts (a --memory to give) without decimals.
-  const bool whole = amount >= 100 || amount == static_cast<double>(static_cast<std::uint64_t>(amount));
-  std::snprintf(text, sizeof text, whole ? "%.0f%c" : "%.1f%c", amount, units[unit]);
-  return text;
-}
-
 void check_memory_limit_available(std::uint64_t limit, const std::string& text, std::uint64_t needed) {
   std::string source;
   const std::uint64_t available = available_memory_bytes(&source);

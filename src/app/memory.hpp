@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sgx/numbers.hpp"
+
 namespace sgx::cli {
 
 // Memory a new allocation can have: MemAvailable from /proc/meminfo, or less when the process's
@@ -16,8 +18,8 @@ std::uint64_t available_memory_bytes(std::string* source = nullptr);
 // The process's resident memory now (/proc/self/statm); 0 if unknown.
 std::uint64_t resident_memory_bytes();
 
-// Bytes in --memory's units (powers of 1024): "512", "12K", "350M", "21.6G", "1T".
-std::string bytes_text(std::uint64_t bytes);
+// Bytes in --memory's units (powers of 1024): "512", "12K", "350M", "21.6G", "1T" (the library's).
+using sgx::bytes_text;
 
 // run_octal without --memory keeps every value in memory, at least one byte each: refuses (a
 // UsageError, exit 2) a run of n values that cannot fit beside overhead bytes for the program,

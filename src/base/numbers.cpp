@@ -1,6 +1,7 @@
 #include "sgx/numbers.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 namespace sgx {
@@ -141,6 +142,22 @@ std::uint64_t parse_bytes(std::string_view text) {
   } catch (const std::exception&) {
     throw NumberError("'" + std::string(text) + "' is not a size: write it as 512M, 8G or 1.5G");
   }
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes);
+  const char* units = "KMGT";
+  double amount = static_cast<double>(bytes) / 1024;
+  int unit = 0;
+  while (amount >= 1024 && unit < 3) {
+    amount /= 1024;
+    ++unit;
+  }
+  char text[32];
+  // Whole amounts (a --memory to give) without decimals.
+  const bool whole = amount >= 100 || amount == static_cast<double>(static_cast<std::uint64_t>(amount));
+  std::snprintf(text, sizeof text, whole ? "%.0f%c" : "%.1f%c", amount, units[unit]);
+  return text;
 }
 
 }  // namespace sgx

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base/tuning.hpp"
+#include "sgx/numbers.hpp"
 
 namespace sgx {
 
@@ -220,9 +221,7 @@ std::string run_report_text(const RunReport& r) {
   else
     s << "period      " << period_text(r.period) << "\n";
   if (r.memory_limit_bytes > 0) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%.4g MiB", static_cast<double>(r.memory_limit_bytes) / (1 << 20));
-    s << "memory      limit " << limit;
+    s << "memory      limit " << bytes_text(r.memory_limit_bytes);
     if (r.tail_start > 0) s << "; kept " << kept;
     s << "\n";
   }
