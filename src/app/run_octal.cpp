@@ -325,7 +325,8 @@ int run(int argc, char** argv) {
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
   bool n_fixed = o.n_given;  // compute exactly n values, else until proven (up to max_n)
-  const double checkpoint_every = cli::parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
+  const double checkpoint_every =
+      cli::parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
   const double progress_every = cli::parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
   const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : cli::parse_memory_limit(o.memory_text);
   KernelKind kernel;

@@ -71,7 +71,8 @@ void RunFileSaver::start_write(const Sequence& values, bool is_checkpoint, Job j
   const std::uint64_t reads_from =
       writer_ ? writer_->first_value_read(values) : values.has_released() ? values.tail_start() : 0;
   // Every write counts the values it has not counted yet: they must still be in memory.
-  write_.emplace(PinnedValues(values), is_checkpoint, counted_ ? std::min(reads_from, counted_->counted()) : reads_from);
+  write_.emplace(PinnedValues(values), is_checkpoint,
+                 counted_ ? std::min(reads_from, counted_->counted()) : reads_from);
   write_->done = std::async(std::launch::async, [job = std::move(job), &view = write_->values.view()]() mutable {
     job(view);
   });
@@ -161,12 +162,13 @@ void RunFileSaver::start_checkpoint(const Engine& engine, std::uint64_t target) 
   info.target_n = target;
   if (!stats_from_counter) info.stats = stats_of_kept_state(engine);
   info.period = engine.proven_period().value_or(PeriodResult{});
-  start_write(engine.values(), true, [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
-    count(values);
-    if (counted_) info.counter = counted_->state();
-    if (stats_from_counter) info.stats = counted_->stats();
-    save(info, values);
-  });
+  start_write(engine.values(), true,
+              [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
+                count(values);
+                if (counted_) info.counter = counted_->state();
+                if (stats_from_counter) info.stats = counted_->stats();
+                save(info, values);
+              });
   last_checkpoint_ = std::chrono::steady_clock::now();
 }
 
