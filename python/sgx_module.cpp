@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <new>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
+#include "sgx/run_session.hpp"
 #include "sgx/sequence.hpp"
 #include "sgx/solve.hpp"
 #include "sgx/stats.hpp"
@@ -331,6 +333,58 @@ PyRun open_run(const py::object& path_object) {
           status.format_version, path, std::move(milestones)};
 }
 
+// ---- run ----
+
+// Computes the run of game in the file at path through the library's RunSession, as run_octal
+// does: exactly n values, or until the period is proven (at least n, at most max_n). A run of the
+// same game there is continued, its values kept; any other file there is left as it is. Ctrl-C
+// stops it with a checkpoint, then raises KeyboardInterrupt. Returns the file opened.
+PyRun run(const std::string& game, const py::object& path_object, const std::optional<std::int64_t>& n,
+          const std::optional<bool>& until_proven, std::int64_t max_n, const std::optional<int>& threads,
+          double checkpoint_every) {
+  const std::string path = path_text(path_object);
+  const sgx::Rules rules = sgx::parse_rules(game);
+  const bool proving = until_proven.value_or(!n.has_value());
+  if (n && *n < 0) throw py::value_error("n must be >= 0, got " + std::to_string(*n));
+  if (!n && !proving) throw py::value_error("give n, or until_proven=True");
+  if (max_n < 0) throw py::value_error("max_n must be >= 0, got " + std::to_string(max_n));
+  if (threads && *threads < 1) throw py::value_error("threads must be at least 1, got " + std::to_string(*threads));
+  if (!(checkpoint_every >= 0)) throw py::value_error("checkpoint_every must be >= 0 seconds");
+  // Until proven without n: the first look at this many values, then as the proof needs.
+  constexpr std::uint64_t kFirstLook = std::uint64_t{1} << 12;
+  StopOnSignal stop;
+  {
+    py::gil_scoped_release unlocked;
+    sgx::RunRecord stored;
+    stored.game = rules.canonical();
+    std::error_code error;
+    const bool resume = std::filesystem::exists(path, error);
+    if (resume) {
+      const sgx::RunStatus status = sgx::read_run_status(path);
+      if (status.game != stored.game)
+        throw py::value_error(path + " holds a run of " + status.game + ", not " + stored.game +
+                              ": it is left as it is; give another path");
+      stored = sgx::read_run_file(path);
+    }
+    sgx::check_can_write(path);
+    sgx::RunGoal goal;
+    goal.until_proven = proving;
+    goal.max_n = static_cast<std::uint64_t>(max_n);
+    goal.n = n ? static_cast<std::uint64_t>(*n) : std::min(kFirstLook, goal.max_n);
+    goal.n = std::max(goal.n, stored.values.size());  // stored values are never dropped
+    sgx::RunSessionOptions options;
+    options.engine.threads = threads.value_or(0);
+    options.path = path;
+    options.checkpoint_every = checkpoint_every;
+    options.command = "sgx.run('" + game + "')";
+    options.stop_requested = [&stop] { return !stop(sgx::Progress{}); };
+    sgx::RunSession session(rules, std::move(stored), resume, std::move(options));
+    session.run(goal);
+  }
+  stop.raise_if_stopped();
+  return open_run(path_object);
+}
+
 std::string run_repr(const PyRun& run) {
   const std::string kept =
       run.tail_start < run.n ? ", kept='" + sgx::kept_values_text(run.values.size(), run.tail_start, run.n) + "'" : "";
@@ -514,6 +568,23 @@ stored, and .milestones, the statistics at every power of two N (Milestone; coun
 for a file written before runs kept them). A file of format version 2 written with --memory holds no values between G(prefix_n - 1)
 and G(tail_start): .values then ends at prefix_n and .tail holds G(tail_start..n-1). A damaged,
 missing or foreign file raises OSError with the reason.)");
+
+  m.def("run", &run, py::arg("game"), py::arg("path"), py::arg("n") = py::none(), py::kw_only(),
+        py::arg("until_proven") = py::none(), py::arg("max_n") = std::int64_t{1} << 24,
+        py::arg("threads") = py::none(), py::arg("checkpoint_every") = 300.0,
+        R"(Computes a run of a heap game into a run file, as run_octal does, and returns it opened (sgx.open).
+
+game              a code or a name, as for sgx.sequence
+path              the run file; a run of the same game there is continued (its values kept), any
+                  other file is left as it is (ValueError, or OSError for a file that is not a run)
+n                 exactly n values; with until_proven, at least n
+until_proven      on until the period is proven or max_n values (default: when n is not given)
+max_n             the cap until proven (default 2**24)
+threads           OpenMP threads (default: all available)
+checkpoint_every  seconds between checkpoints while computing (0: only when stopped); Ctrl-C
+                  stops with a checkpoint, and a later call continues from it
+
+sgx.run('kayles', 'kayles.h5').period is proven: period 12 from 71 on.)");
 
   m.def(
       "canonical", [](const std::string& code) { return sgx::parse_rules(code).canonical(); }, py::arg("code"),

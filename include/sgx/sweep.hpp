@@ -18,6 +18,7 @@
 #include "sgx/engine.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
+#include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 
 namespace sgx {
@@ -39,8 +40,18 @@ std::vector<std::string> expand_pattern(std::string_view pattern);
 // is checked with parse_heap_game, and a game listed twice is refused. source names the text in errors.
 std::vector<std::string> read_game_list(std::istream& in, const std::string& source);
 
-// The games of --codes SPEC: the lines of the file SPEC when such a file exists, else the pattern.
-std::vector<std::string> games_of(const std::string& spec);
+// A game of a sweep: its text as the pattern or the list gives it (the row's game, the name of its
+// run file) and its rules, parsed once and carried from the list to the engine.
+struct SweepGame {
+  std::string text;
+  Rules rules;
+};
+
+// The games of --codes SPEC: the lines of the file SPEC when such a file exists, else the pattern;
+// each parsed as expand_pattern and read_game_list check it.
+std::vector<SweepGame> games_of(const std::string& spec);
+// Their texts, in order.
+std::vector<std::string> game_texts(const std::vector<SweepGame>& games);
 
 // How far each game of a sweep is computed.
 struct SweepSettings {
@@ -92,9 +103,11 @@ struct SweepRow {
   friend bool operator==(const SweepRow&, const SweepRow&) = default;
 };
 
-// Computes one game as the settings say and returns its row. With settings.runs, the game's run
-// file is continued if it exists (it must hold this game; settings.replace_runs starts it anew
-// instead) and saved as the game goes.
+// Computes one game as the settings say and returns its row, through a RunSession (run_session.hpp)
+// as run_octal does. With settings.runs, the game's run file is continued if it exists (it must
+// hold this game; settings.replace_runs starts it anew instead) and saved as the game goes.
+SweepRow sweep_game(const SweepGame& game, const SweepSettings& settings);
+// The same for a game's text (parse_heap_game).
 SweepRow sweep_game(const std::string& game, const SweepSettings& settings);
 
 // Whether the engine's game costs about n^2 to go on with: from 2^16 values on, it runs the sweep

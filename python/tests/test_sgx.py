@@ -335,3 +335,52 @@ def test_docstrings():
     results = doctest.testmod(sgx, extraglobs={"sgx": sgx}, optionflags=doctest.ELLIPSIS)
     assert results.attempted >= 6
     assert results.failed == 0
+
+
+# ---- run ----
+
+KAYLES_FIRST = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7]
+
+
+def test_run_computes_kayles_until_proven_into_a_file(tmp_path):
+    path = tmp_path / "kayles.h5"
+    run = sgx.run("kayles", path)
+    assert run.game == "0.77"
+    assert run.complete
+    assert run.values[:24].tolist() == KAYLES_FIRST
+    assert (run.period.period, run.period.preperiod, run.period.proven) == (12, 71, True)
+    # Period 12 from 71 on, in the values themselves.
+    assert np.array_equal(run.values[71:run.n - 12], run.values[83:run.n])
+    assert run.values[70] != run.values[82]
+    assert np.array_equal(run.values, sgx.sequence("kayles", run.n, engine="naive"))
+    last = run.milestones[-1]
+    counted = sgx.stats(run.values[:last.n], game="kayles")
+    assert (last.stats.rare_count, last.stats.max_value) == (counted.rare_count, counted.max_value)
+    assert sgx.open(path).n == run.n
+
+
+def test_run_to_n_matches_run_octal_and_resuming_extends_the_file(tmp_path):
+    path = tmp_path / "0.137.h5"
+    first = sgx.run("0.137", path, 5000, threads=1, checkpoint_every=0)
+    assert (first.n, first.complete, first.target_n) == (5000, True, 5000)
+    longer = sgx.run("0.137", path, 20000)
+    assert longer.n == 20000
+    assert np.array_equal(longer.values[:5000], first.values)
+    assert np.array_equal(longer.values, sgx.sequence("0.137", 20000, engine="naive"))
+    printed = run_octal("0.137", "--n", "20000", "--print", "--quiet", "--out", str(tmp_path / "cli.h5"))
+    assert longer.values.tolist() == [int(v) for v in printed.split()]
+    # Fewer values than the file holds: the stored ones are kept, and nothing is added.
+    assert sgx.run("0.137", path, 100).n == 20000
+
+
+def test_run_refuses_a_file_of_another_game_and_leaves_it(tmp_path):
+    path = tmp_path / "run.h5"
+    sgx.run("0.137", path, 1000)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="holds a run of 0.137, not 0.77"):
+        sgx.run("kayles", path, 1000)
+    assert path.read_bytes() == before
+    with pytest.raises(ValueError):
+        sgx.run("kayles", tmp_path / "other.h5", -1)
+    with pytest.raises(ValueError):
+        sgx.run("kayles", tmp_path / "other.h5", until_proven=False)

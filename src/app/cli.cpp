@@ -4,6 +4,7 @@
 
 #include <boost/program_options/errors.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -141,6 +142,14 @@ std::string utc_now_text() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
   return text;
+}
+
+double parse_seconds(const std::string& option, const std::string& text, const std::string& zero_means) {
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
+    throw UsageError(option + " takes seconds such as 300 or 0.5 (0: " + zero_means + "), got '" + text + "'");
+  return seconds;
 }
 
 }  // namespace sgx::cli

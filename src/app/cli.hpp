@@ -52,6 +52,10 @@ inline constexpr const char* kJsonListsEveryRow = "--json lists every row";
 // The number of values, as --n takes it (1e7, 2^30, 1000000), with the option named in errors.
 std::uint64_t parse_n(const std::string& option, const std::string& text);
 
+// Seconds, possibly fractional (tests checkpoint many times a second), for option; 0 turns what
+// it times off, as zero_means says.
+double parse_seconds(const std::string& option, const std::string& text, const std::string& zero_means);
+
 // The time now for logs and lock files, in UTC: "2026-11-25 14:30:05 UTC".
 std::string utc_now_text();
 

@@ -9,6 +9,8 @@
 
 #include "cgroup.hpp"
 #include "cli.hpp"
+#include "sgx/numbers.hpp"
+#include "base/tuning.hpp"
 
 namespace sgx::cli {
 
@@ -92,6 +94,26 @@ void check_values_fit_in_memory(std::uint64_t n, std::uint64_t overhead, std::ui
   else
     message += ": free some memory";
   throw UsageError(message + ", or ask for fewer values");
+}
+
+std::uint64_t parse_memory_limit(const std::string& text) {
+  std::uint64_t limit = 0;
+  try {
+    limit = parse_bytes(text);
+  } catch (const NumberError& e) {
+    throw UsageError(std::string("--memory: ") + e.what());
+  }
+  if (limit < tuning::kMinMemoryLimit)
+    throw UsageError("--memory " + text + " is too small: the program alone needs about " +
+                     bytes_text(tuning::kMemoryOverhead) + "; give at least " + bytes_text(tuning::kMinMemoryLimit));
+  return limit;
+}
+
+void check_run_fits_in_memory(std::uint64_t n, std::uint64_t limit, const std::string& text) {
+  if (limit == 0)
+    check_values_fit_in_memory(n, tuning::kMemoryOverhead, tuning::kMinMemoryLimit);
+  else
+    check_memory_limit_available(limit, text, n + tuning::kMemoryOverhead);
 }
 
 }  // namespace sgx::cli

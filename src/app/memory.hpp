@@ -33,4 +33,11 @@ void check_values_fit_in_memory(std::uint64_t n, std::uint64_t overhead, std::ui
 // Does nothing when the available memory is unknown.
 void check_memory_limit_available(std::uint64_t limit, const std::string& text, std::uint64_t needed);
 
+// --memory LIMIT in bytes; a UsageError for a malformed size or one below what the program needs.
+std::uint64_t parse_memory_limit(const std::string& text);
+
+// A run of n values: without a limit (0), that its values fit in memory; with --memory LIMIT
+// (limit, given as text), that the limit is available (both checks above).
+void check_run_fits_in_memory(std::uint64_t n, std::uint64_t limit, const std::string& text);
+
 }  // namespace sgx::cli

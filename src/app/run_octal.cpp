@@ -2,30 +2,16 @@
 // for wythoff and cut, the two-dimensional table G(a, b) and the additive period of every row.
 //
 // Long runs can be stopped and continued: the run file doubles as the checkpoint (docs/FORMAT.md).
-// Values go to disk in segment files as they are computed; every --checkpoint-every seconds, and
-// when SIGINT, SIGTERM or SIGUSR1 arrives, the values since the last checkpoint and the manifest,
-// marked unfinished, are written; --resume continues from it. Every file is written whole and
-// renamed into place, so even kill -9 in the middle of a write leaves the last checkpoint whole.
-//
-// The writing is done by a writer thread while the engine computes (RunSaver, run_saver.hpp):
-// between engine steps the main thread starts the write that is due (a checkpoint, or the segments
-// completed) when none is under way, and collects one that has finished, its error thrown on the
-// main thread as if the write had been made there. The writer reads the engine's values where they are,
-// without a copy; a PinnedValues keeps the storage it reads alive when the engine widens or
-// outgrows it. Values are released under --memory only once a finished write has put them on
-// disk. A stop signal, and the end of the run, wait for the write under way and then for a last
-// checkpoint of their own.
+// The library's RunSession (sgx/run_session.hpp) computes and saves the run as it goes; this file
+// turns the options into its goal, its stop requests into SIGINT, SIGTERM and SIGUSR1, and its
+// results and errors into the report, the exit code and advice in terms of the options.
 
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <optional>
 #include <vector>
@@ -36,7 +22,6 @@
 #include "output_file.hpp"
 #include "processors.hpp"
 #include "progress.hpp"
-#include "run_saver.hpp"
 #include "signals.hpp"
 #include "sgx/bfile.hpp"
 #include "sgx/engine.hpp"
@@ -44,12 +29,12 @@
 #include "sgx/numbers.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
+#include "sgx/run_session.hpp"
 #include "sgx/rules.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "sgx/table2d.hpp"
 #include "sgx/version.hpp"
-#include "base/tuning.hpp"
 
 namespace po = boost::program_options;
 
@@ -68,9 +53,6 @@ constexpr const char* kDefaultMaxN = "2^24";
 constexpr const char* kDefaultCheckpointEvery = "300";
 // A batch job's log gets a progress line a minute: enough to follow a run of days, few enough to read.
 constexpr const char* kDefaultProgressEvery = "60";
-// --memory: what the process needs besides the values, and the least limit accepted (tuning.hpp).
-using tuning::kMemoryOverhead;
-using tuning::kMinMemoryLimit;
 
 const char* kUsage = R"(Usage: run_octal GAME [options]
 
@@ -174,53 +156,21 @@ std::pair<std::uint64_t, std::uint64_t> print_range(const std::string& text, std
   return {from, to};
 }
 
-// Seconds, possibly fractional (tests checkpoint many times a second), for option; 0 turns what
-// it times off, as zero_means says.
-double parse_seconds(const std::string& option, const std::string& text, const std::string& zero_means) {
-  char* end = nullptr;
-  const double seconds = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
-    throw cli::UsageError(option + " takes seconds such as 300 or 0.5 (0: " + zero_means + "), got '" + text + "'");
-  return seconds;
-}
-
 std::string default_output_path(const std::string& canonical) { return "results/" + canonical + ".h5"; }
-
-// Bytes the engine may spend on values under --memory LIMIT: a share of what the program leaves,
-// the rest holding the checkpoint image or the period analysis (kValueMemoryShare, tuning.hpp).
-std::uint64_t value_memory_for(std::uint64_t limit) { return (limit - kMemoryOverhead) / tuning::kValueMemoryShare; }
-
-std::uint64_t parse_memory_limit(const std::string& text) {
-  std::uint64_t limit = 0;
-  try {
-    limit = parse_bytes(text);
-  } catch (const NumberError& e) {
-    throw cli::UsageError(std::string("--memory: ") + e.what());
-  }
-  if (limit < kMinMemoryLimit)
-    throw cli::UsageError("--memory " + text + " is too small: the program alone needs about " +
-                          cli::bytes_text(kMemoryOverhead) + "; give at least " + cli::bytes_text(kMinMemoryLimit));
-  return limit;
-}
 
 // G(A..B-1), one per line. Values a bounded run released from memory are read back from its
 // file, which holds every value once the run is saved.
 void print_values(const std::string& range, const Sequence& values, const std::string& path) {
-  auto [from, to] = print_range(range, values.size());
-  std::vector<Value> from_file;
-  bool all_held = true;
-  for (std::uint64_t i = from; i < to && all_held; ++i) all_held = values.holds(i);
-  if (!all_held) from_file = read_run_values(path, from, to);
-  std::string out;
-  for (std::uint64_t i = from; i < to; ++i) {
-    out += std::to_string(all_held ? values[i] : from_file[i - from]);
-    out += '\n';
-    if (out.size() > (1u << 16)) {
-      std::cout << out;
-      out.clear();
-    }
+  const auto [from, to] = print_range(range, values.size());
+  std::vector<Value> block(std::min<std::uint64_t>(to - from, std::uint64_t{1} << 16));
+  const ValueReader read = held_or_released(values, run_file_reader(path));
+  for (std::uint64_t start = from; start < to; start += block.size()) {
+    const std::uint64_t end = std::min<std::uint64_t>(to, start + block.size());
+    read(start, end, block.data());
+    std::string out;
+    for (std::uint64_t i = start; i < end; ++i) out.append(std::to_string(block[i - start])).append("\n");
+    std::cout << out;
   }
-  std::cout << out;
 }
 
 // The command line; nothing when --help or --version was answered.
@@ -263,48 +213,6 @@ std::optional<Options> parse_options(int argc, char** argv) {
     throw cli::UsageError("--resume continues the file and --overwrite replaces it: choose one");
   if (o.json && !o.print.empty()) throw cli::UsageError("--json and --print both write to stdout: choose one");
   return o;
-}
-
-// How the engine's work ended.
-struct Outcome {
-  bool stopped = false;     // by a stop signal, before target
-  std::uint64_t target = 0; // the last n worked towards
-  PeriodResult period;      // of the values computed, when not stopped
-};
-
-// Computes to n; without --n, on until the period is proven or max_n is reached
-// (Engine::compute_until_proven), the status line saying what it waits for. analyze_released: the
-// period analysis of a run whose middle was released (target: the n worked towards, for the
-// checkpoint that puts every value in the file first).
-Outcome compute(Engine& engine, const Rules& rules, std::uint64_t n, bool n_given, std::uint64_t max_n,
-                std::uint64_t analysis_window, const std::function<PeriodResult(std::uint64_t target)>& analyze_released,
-                const ProgressCallback& progress) {
-  Outcome outcome;
-  outcome.target = n_given ? n : std::max(n, max_n);
-  outcome.stopped = !(n_given ? engine.compute_to(n, progress) || engine.values().size() >= n
-                              : engine.compute_until_proven(n, outcome.target, progress));
-  if (outcome.stopped) return outcome;
-  // A run until proven that looked at its last value (in memory, or through its file) has its
-  // analysis already.
-  if (!n_given && engine.last_period().checked_n == engine.values().size())
-    outcome.period = engine.last_period();
-  else if (engine.values().has_released())
-    outcome.period = analyze_released(outcome.target);
-  else if (!n_given)
-    outcome.period = engine.last_period();
-  else
-    outcome.period = analyze_period(engine.values(), rules, analysis_window);
-  return outcome;
-}
-
-void print_results(const Options& o, const RunReport& report, const Sequence& values) {
-  if (!o.print.empty()) print_values(o.print, values, report.file);
-  if (o.json)
-    std::cout << json_text(run_report_json(report)) << "\n";
-  else if (!o.quiet)
-    std::cout << run_report_text(report);
-  std::cout.flush();
-  if (!std::cout) throw std::runtime_error("could not write to standard output");
 }
 
 // ---- Two-dimensional tables (wythoff, cut) ----
@@ -417,9 +325,10 @@ int run(int argc, char** argv) {
   const std::uint64_t max_n = cli::parse_n("max-n", o.max_n_text);
   std::uint64_t n = o.n_given ? cli::parse_n("n", o.n_text) : std::min(kDefaultN, max_n);
   bool n_fixed = o.n_given;  // compute exactly n values, else until proven (up to max_n)
-  const double checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
-  const double progress_every = parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
-  const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : parse_memory_limit(o.memory_text);
+  const double checkpoint_every =
+      cli::parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when stopped");
+  const double progress_every = cli::parse_seconds("--progress-every", o.progress_every_text, "only at checkpoints");
+  const std::uint64_t memory_limit = o.memory_text.empty() ? 0 : cli::parse_memory_limit(o.memory_text);
   KernelKind kernel;
   try {
     kernel = parse_kernel_kind(o.engine);
@@ -433,10 +342,7 @@ int run(int argc, char** argv) {
   // Requests that cannot be met are refused before anything is written; a resumed run's n is
   // known once its file is read.
   auto check_request = [&] {
-    if (memory_limit == 0)
-      cli::check_values_fit_in_memory(n, kMemoryOverhead, kMinMemoryLimit);
-    else
-      cli::check_memory_limit_available(memory_limit, o.memory_text, n + kMemoryOverhead);
+    cli::check_run_fits_in_memory(n, memory_limit, o.memory_text);
     if (!o.print.empty()) print_range(o.print, n);
   };
   std::error_code error;
@@ -469,109 +375,68 @@ int run(int argc, char** argv) {
   }
   if (!o.bfile.empty()) check_can_write(o.bfile);
 
-  const auto start = std::chrono::steady_clock::now();
   const std::uint64_t stored_n = stored.values.size();
-  cli::RunSaver saver(path, static_cast<const RunInfo&>(stored), o.resume, checkpoint_every,
-                 stretch_starting(command_line(argc, argv), o.threads, stored_n));
-  if (!o.bfile.empty() && !saver.holds_every_value())
-    throw cli::UsageError("--bfile lists every value, and " + path + " (format version 2) keeps none of the values " +
-                          "its --memory released: run it again without --resume to have them");
-  EngineOptions engine_options{kernel, o.threads, !o.no_shortcut};
-  engine_options.profile = o.profile;
-  if (memory_limit > 0) engine_options.value_memory = value_memory_for(memory_limit);
-  // Under --memory the analysis window is bounded too (tuning.hpp says how).
-  engine_options.period_window =
-      memory_limit > 0 ? std::min(kPeriodWindow, engine_options.value_memory / tuning::kAnalysisMemoryShare)
-                       : kPeriodWindow;
-  std::optional<Engine> engine_holder;
+  cli::StatusLine status(!o.quiet);
+  cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
+  std::optional<RunSession> session_holder;
+  RunSessionOptions session_options{EngineOptions{kernel, o.threads, !o.no_shortcut}, memory_limit, path,
+                                    checkpoint_every, command_line(argc, argv),
+                                    [&signals] { return signals.received() != 0; }, {}};
+  session_options.engine.profile = o.profile;
+  session_options.on_step = [&](const Progress& p, bool checkpointed) {
+    // Until proven: once the engine has looked, what it waits for.
+    const PeriodResult& look = session_holder->engine().last_period();
+    if (!n_fixed && look.checked_n > 0) {
+      status.set_note(proof_wait_text(look));
+      log.set_note(proof_wait_text(look));
+    }
+    status.update(p);
+    if (checkpointed)
+      log.checkpoint(p, session_holder->saved_n());
+    else
+      log.update(p);
+  };
   try {
-    engine_holder.emplace(rules, engine_options, std::move(stored.values), std::move(stored.sparse_state));
+    session_holder.emplace(rules, std::move(stored), o.resume, std::move(session_options));
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(std::string("--memory: ") + e.what());
   }
-  Engine& engine = *engine_holder;
-  engine.set_release_limit(saver.release_limit());
-  if (engine.values().has_released() && stored.period.proven) engine.continue_period(stored.period);
-  // With the middle released, the analysis reads those values back from the file, once a
-  // checkpoint has put every value there; the values kept are read from memory.
-  const ValueReader read_released = run_file_reader(path);
-  auto analyze_released = [&](std::uint64_t target) {
-    if (!saver.holds_every_value()) return engine.proven_period().value_or(PeriodResult{});
-    saver.checkpoint(engine, target);
-    return analyze_period(engine.values(), read_released, rules, engine_options.period_window);
-  };
-  // Until proven, once values are released, the engine's looks read them back the same way: the
-  // checkpoint first leaves the file complete and the writer thread idle (HDF5 is not thread-safe).
-  if (!n_fixed)
-    engine.set_released_look([&] { return analyze_released(std::max(n, max_n)); });
-  cli::StatusLine status(!o.quiet);
-  cli::ProgressLog log(kTool, !o.quiet, progress_every, path, stored_n);
-  auto progress = [&](const Progress& p) {
-    // Until proven: once the engine has looked, what it waits for.
-    if (!n_fixed && engine.last_period().checked_n > 0) {
-      status.set_note(proof_wait_text(engine.last_period()));
-      log.set_note(proof_wait_text(engine.last_period()));
-    }
-    status.update(p);
-    if (signals.received()) return false;
-    if (saver.keep_up(engine, p.target))
-      log.checkpoint(p, saver.saved_n());
-    else
-      log.update(p);
-    return true;
-  };
-  Outcome outcome;
+  RunSession& session = *session_holder;
+  if (!o.bfile.empty() && !session.holds_every_value())
+    throw cli::UsageError("--bfile lists every value, and " + path + " (format version 2) keeps none of the values " +
+                          "its --memory released: run it again without --resume to have them");
+  RunResult result;
   try {
-    outcome = compute(engine, rules, n, n_fixed, max_n, engine_options.period_window, analyze_released, progress);
+    result = session.run(RunGoal{n, !n_fixed, max_n, {}});
   } catch (const MemoryReachError& e) {
     status.finish();
-    saver.checkpoint(engine, n);
-    std::cerr << kTool << ": stopped at n = " << engine.values().size() << ": " << e.what() << "; checkpoint written to "
-              << path << " (its values are right, but resuming cannot bring the released ones back: run again with a "
-              << "larger --memory)\n";
+    std::cerr << kTool << ": stopped at n = " << session.values().size() << ": " << e.what()
+              << "; checkpoint written to " << path << " (its values are right, but resuming cannot bring the "
+              << "released ones back: run again with a larger --memory)\n";
     return cli::kExitFailure;
   }
   status.finish();
-
-  if (outcome.stopped) {
+  if (result.stopped) {
     const int signal = signals.received();
-    saver.checkpoint(engine, outcome.target);
-    std::cerr << kTool << ": stopped by " << cli::signal_name(signal) << " at n = " << engine.values().size()
-              << " of " << outcome.target << "; checkpoint written to " << path << "; continue with --resume\n";
+    std::cerr << kTool << ": stopped by " << cli::signal_name(signal) << " at n = " << session.values().size()
+              << " of " << result.target << "; checkpoint written to " << path << "; continue with --resume\n";
     return cli::exit_code_after_stop(signal);
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  const Sequence& values = engine.values();
-  RunInfo info = saver.info_for(engine);
-  info.complete = true;
-  info.stats = saver.final_stats(engine);
-  info.period = outcome.period;
-  // A finished run that this sitting did not extend stays as it is, byte for byte.
-  if (!(stored.complete && o.resume && !saver.computed_any(engine))) saver.finish(info, values);
+  const Sequence& values = session.values();
   // A bounded run's released values are read back from its file, where the last save put them.
   if (!o.bfile.empty())
-    write_bfile(o.bfile, game, values.size(), held_or_released(values, read_released), std::string(kTool) + " " + kVersion);
+    write_bfile(o.bfile, game, values.size(), held_or_released(values, run_file_reader(path)),
+                std::string(kTool) + " " + kVersion);
 
-  RunReport report;
-  report.game = game;
-  report.n = values.size();
-  report.engine = info.engine;
-  report.threads = omp_get_max_threads();
-  report.seconds = seconds;
-  report.stats = info.stats;
-  report.period = outcome.period;
-  report.file = path;
+  RunReport report = run_report(session, result);
   report.bfile = o.bfile;
-  report.peak_rss_bytes = peak_rss_bytes();
-  if (o.profile) report.profile = engine.work_span();
-  report.memory_limit_bytes = memory_limit;
-  if (saver.computed_any(engine)) report.provenance = info.provenance.back();
-  if (values.has_released()) {
-    report.kept_prefix = values.prefix_end();
-    report.tail_start = values.tail_start();
-  }
-  print_results(o, report, values);
+  if (!o.print.empty()) print_values(o.print, values, path);
+  if (o.json)
+    std::cout << json_text(run_report_json(report)) << "\n";
+  else if (!o.quiet)
+    std::cout << run_report_text(report);
+  std::cout.flush();
+  if (!std::cout) throw std::runtime_error("could not write to standard output");
   return cli::kExitOk;
 }
 

@@ -139,7 +139,7 @@ void open_table(std::optional<SweepTable>& table, const Options& o, const cli::S
   const ExistingTable existing =
       o.resume ? ExistingTable::Resume : o.overwrite ? ExistingTable::Replace : ExistingTable::Refuse;
   try {
-    table.emplace(o.out, job.games, job.settings, existing);
+    table.emplace(o.out, game_texts(job.games), job.settings, existing);
   } catch (const SweepTableExistsError& e) {
     throw cli::ExistingOutputError(std::string(e.what()) +
                                    ": continue that sweep with --resume, or replace it with --overwrite");
@@ -187,10 +187,9 @@ std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Clu
 // Without --resume, before anything is written: no game of the batch may find a run file of sgx in
 // --runs unless --overwrite replaces it (the sweep would otherwise go on with it unasked), and a
 // file there that is not of sgx is never replaced.
-void refuse_to_replace_runs(const Options& o, const std::vector<std::string>& games) {
-  for (const std::string& game : games)
-    cli::refuse_to_replace(game_run_path(o.runs, game), {parse_heap_game(game).canonical(), false, "--runs"},
-                           o.overwrite);
+void refuse_to_replace_runs(const Options& o, const std::vector<SweepGame>& games) {
+  for (const SweepGame& game : games)
+    cli::refuse_to_replace(game_run_path(o.runs, game.text), {game.rules.canonical(), false, "--runs"}, o.overwrite);
 }
 
 int run(int argc, char** argv, cli::Cluster& cluster) {

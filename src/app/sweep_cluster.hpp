@@ -18,7 +18,7 @@
 namespace sgx::cli {
 
 struct SweepJob {
-  std::vector<std::string> games;
+  std::vector<SweepGame> games;
   SweepSettings settings;
 };
 

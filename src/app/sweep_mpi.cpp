@@ -18,6 +18,7 @@
 
 #include "cli.hpp"
 #include "sweep_cluster.hpp"
+#include "sgx/games.hpp"
 
 namespace sgx::cli {
 
@@ -66,7 +67,7 @@ std::string encode_job(const SweepJob& job) {
       << s.checkpoint_every << ' ' << s.threads << ' ' << s.replace_runs << '\n'
       << s.runs << '\n'
       << s.command << '\n';
-  for (const std::string& game : job.games) out << game << '\n';
+  for (const SweepGame& game : job.games) out << game.text << '\n';
   return out.str();
 }
 
@@ -78,7 +79,8 @@ SweepJob decode_job(const std::string& text) {
   in.ignore(1);
   std::getline(in, s.runs);
   std::getline(in, s.command);
-  for (std::string game; std::getline(in, game);) job.games.push_back(game);
+  // Each rank parses the games once, as the master did: the rules travel as their text.
+  for (std::string game; std::getline(in, game);) job.games.push_back({game, parse_heap_game(game)});
   return job;
 }
 
@@ -137,7 +139,7 @@ void Cluster::run(const SweepJob& job, const std::vector<std::size_t>& pending, 
     const std::string message = receive_text(status);
     const std::size_t worker = static_cast<std::size_t>(status.MPI_SOURCE);
     if (status.MPI_TAG == kTagFailed) {
-      std::string what = job.games[working_on[worker]];
+      std::string what = job.games[working_on[worker]].text;
       what.append(": ").append(message);
       throw std::runtime_error(what);
     }

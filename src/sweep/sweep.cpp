@@ -15,6 +15,7 @@
 #include "sgx/provenance.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
+#include "sgx/run_session.hpp"
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 #include "sgx/version.hpp"
@@ -91,10 +92,11 @@ std::string parse_reason(const ParseError& e) {
   return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
 }
 
-// The first position of the pattern whose expansion parse_rules refuses, as a pattern error.
-void check_code(std::string_view pattern, const std::vector<Slot>& slots, const std::string& code) {
+// The rules of one code of the pattern's expansion; the first position parse_rules refuses, as a
+// pattern error.
+Rules parse_code(std::string_view pattern, const std::vector<Slot>& slots, const std::string& code) {
   try {
-    parse_rules(code);
+    return parse_rules(code);
   } catch (const ParseError& e) {
     // Each slot gives one character, so a position in the code is a slot; past the end is the end.
     const std::size_t at = e.position() < slots.size() ? slots[e.position()].position : pattern.size();
@@ -111,9 +113,7 @@ std::string trim(std::string_view text) {
   return std::string(text);
 }
 
-}  // namespace
-
-std::vector<std::string> expand_pattern(std::string_view pattern) {
+std::vector<SweepGame> expand_pattern_games(std::string_view pattern) {
   const std::vector<Slot> slots = pattern_slots(pattern);
   std::uint64_t count = 1;
   for (const Slot& slot : slots) {
@@ -124,23 +124,23 @@ std::vector<std::string> expand_pattern(std::string_view pattern) {
   }
   // An odometer over the slots, the last one turning fastest.
   std::vector<std::size_t> turn(slots.size(), 0);
-  std::vector<std::string> codes;
-  codes.reserve(count);
+  std::vector<SweepGame> games;
+  games.reserve(count);
   for (std::uint64_t k = 0; k < count; ++k) {
     std::string code;
     for (std::size_t s = 0; s < slots.size(); ++s) code += slots[s].choices[turn[s]];
-    check_code(pattern, slots, code);
-    codes.push_back(std::move(code));
+    Rules rules = parse_code(pattern, slots, code);
+    games.push_back({std::move(code), std::move(rules)});
     for (std::size_t s = slots.size(); s-- > 0;) {
       if (++turn[s] < slots[s].choices.size()) break;
       turn[s] = 0;
     }
   }
-  return codes;
+  return games;
 }
 
-std::vector<std::string> read_game_list(std::istream& in, const std::string& source) {
-  std::vector<std::string> games;
+std::vector<SweepGame> read_games(std::istream& in, const std::string& source) {
+  std::vector<SweepGame> games;
   std::map<std::string, std::size_t> first_line;
   std::size_t line_number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -148,26 +148,42 @@ std::vector<std::string> read_game_list(std::istream& in, const std::string& sou
     const std::string game = trim(std::string_view(line).substr(0, line.find('#')));
     if (game.empty()) continue;
     const std::string where = source + " line " + std::to_string(line_number) + ": ";
+    std::optional<Rules> rules;
     try {
-      parse_heap_game(game);
+      rules = parse_heap_game(game);
     } catch (const ParseError& e) {
       throw SweepInputError(where + e.what());
     }
     auto [it, added] = first_line.emplace(game, line_number);
     if (!added)
       throw SweepInputError(where + game + " is listed twice (first on line " + std::to_string(it->second) + ")");
-    games.push_back(game);
+    games.push_back({game, *std::move(rules)});
   }
   if (in.bad()) throw std::runtime_error("cannot read " + source);
   if (games.empty()) throw SweepInputError(source + " lists no games");
   return games;
 }
 
-std::vector<std::string> games_of(const std::string& spec) {
-  if (!std::filesystem::is_regular_file(spec)) return expand_pattern(spec);
+}  // namespace
+
+std::vector<std::string> expand_pattern(std::string_view pattern) { return game_texts(expand_pattern_games(pattern)); }
+
+std::vector<std::string> read_game_list(std::istream& in, const std::string& source) {
+  return game_texts(read_games(in, source));
+}
+
+std::vector<std::string> game_texts(const std::vector<SweepGame>& games) {
+  std::vector<std::string> texts;
+  texts.reserve(games.size());
+  for (const SweepGame& game : games) texts.push_back(game.text);
+  return texts;
+}
+
+std::vector<SweepGame> games_of(const std::string& spec) {
+  if (!std::filesystem::is_regular_file(spec)) return expand_pattern_games(spec);
   std::ifstream in(spec);
   if (!in) throw std::runtime_error("cannot open " + spec);
-  return read_game_list(in, spec);
+  return read_games(in, spec);
 }
 
 // ---- One game ----
@@ -212,9 +228,9 @@ std::string sequence_hash(const Sequence& values, const PeriodResult& period) {
   return hash.hex();
 }
 
-SweepRow make_row(const std::string& game, const Sequence& values, const SparseStats& stats, const PeriodResult& period) {
+SweepRow make_row(const SweepGame& game, const Sequence& values, const SparseStats& stats, const PeriodResult& period) {
   SweepRow row;
-  row.game = game;
+  row.game = game.text;
   row.n = values.size();
   row.period = period;
   row.period.exceptions.clear();
@@ -222,7 +238,8 @@ SweepRow make_row(const std::string& game, const Sequence& values, const SparseS
   row.period.checked_n = 0;
   row.stats = stats;
   row.stats.histogram.clear();
-  row.equivalent_to = canonical_equivalent(game);
+  const std::string canonical = game.rules.canonical();
+  row.equivalent_to = canonical == game.text ? std::string() : canonical;
   row.sequence_hash = sequence_hash(values, period);
   return row;
 }
@@ -237,118 +254,28 @@ constexpr std::uint64_t kSparseShareInverse = 256;
 // Below this many values the share says little, and every game is quick: all count as sparse.
 constexpr std::uint64_t kSparseJudgedFrom = std::uint64_t{1} << 16;
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Processor time of the process since start, all its threads: the work of the game in hand (a
 // sweep computes one game at a time per process), whatever else the machine runs.
 double cpu_seconds_since(std::clock_t start) {
   return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
 }
 
-// The game's run file in settings.runs, continued or started, saved as the engine goes. Whatever
-// happens, the file holds the last save whole (RunFileWriter). Each sitting that works on the game
-// adds one row to its /provenance, as each start or resume of run_octal does.
-class GameRunFile {
- public:
-  GameRunFile(const std::string& path, const std::string& game, const SweepSettings& settings)
-      : path_(path), every_seconds_(settings.checkpoint_every), last_save_(std::chrono::steady_clock::now()),
-        cpu_start_(std::clock()) {
-    open(game, settings.replace_runs);
-    stretch_ = stretch_starting(settings.command, settings.threads, stored_.values.size());
-  }
-
-  // The values stored (moved out: the engine takes them).
-  Sequence take_values() { return std::move(stored_.values); }
-
-  // Between engine steps: the segments completed, and a checkpoint when one is due and there are
-  // values to add.
-  void keep_up(const Engine& engine, std::uint64_t target) {
-    writer_->write_complete_segments(engine.values());
-    if (every_seconds_ > 0 && seconds_since(last_save_) >= every_seconds_ &&
-        engine.values().size() != writer_->saved_n()) {
-      RunInfo info = info_for(engine);
-      info.complete = false;
-      info.target_n = target;
-      info.period = engine.proven_period().value_or(PeriodResult{});
-      writer_->save(info, engine.values());
-      last_save_ = std::chrono::steady_clock::now();
-    }
-  }
-
-  // The statistics of the game's values so far (every value of a sweep's game is in memory).
-  SparseStats stats_so_far(const Engine& engine) {
-    counted_.add(engine.values(), engine.values().size());
-    return counted_.stats();
-  }
-
-  // The finished game. A finished run this sitting did not extend stays as it is, byte for byte.
-  void finish(const Engine& engine, const PeriodResult& period) {
-    if (stored_.complete && !computed_any(engine)) return;
-    RunInfo info = info_for(engine);  // its statistics counted up to n
-    info.complete = true;
-    info.target_n = engine.values().size();
-    info.period = period;
-    writer_->save(info, engine.values());
-  }
-
- private:
-  // Starts the file, or continues the one there: it must hold a run of this game with every value.
-  // replace: start it even when a file is there (its segments go at the first save).
-  void open(const std::string& game, bool replace) {
-    std::error_code error;
-    if (replace || !std::filesystem::exists(path_, error)) {
-      writer_.emplace(RunFileWriter::start(path_, game));
-      stored_.game = game;
-      stored_.complete = false;  // nothing of it is saved yet
-      counted_ = StatsCounter(parse_rules(game).split_take_parity());
-      return;
-    }
-    const RunStatus status = read_run_status(path_);
-    if (status.game != game)
-      throw SweepInputError(path_ + " holds a run of " + status.game + ", not " + game +
-                            ": keep the runs of another sweep in a directory of their own, or delete the file");
-    if (!status.holds_every_value())
-      throw SweepInputError(path_ + " holds a run whose middle was released from memory (a bounded run), which a "
-                            "sweep cannot continue");
-    stored_ = read_run_file(path_);
-    writer_.emplace(RunFileWriter::resume(path_));
-    // The counts go on from the file's; a file without them is counted again from its values.
-    const SplitTakeParity splits = parse_rules(game).split_take_parity();
-    counted_ = stored_.counter ? StatsCounter(*std::move(stored_.counter), splits) : StatsCounter(splits);
-    stored_.counter.reset();
-  }
-
-  // Whether this sitting has computed a value of the game. One that has not adds no row to
-  // /provenance.
-  bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
-
-  // The record to save: the stored one with the kernels used, this sitting's stretch added to the
-  // earlier ones when it computed anything, and the statistics counted up to n (every value of a
-  // sweep's game is in memory).
-  RunInfo info_for(const Engine& engine) {
-    RunInfo info = static_cast<const RunInfo&>(stored_);
-    info.stats = stats_so_far(engine);
-    info.counter = counted_.state();
-    info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
-    info.program_version = kVersion;
-    if (computed_any(engine))
-      info.provenance.push_back(
-          stretch_so_far(stretch_, engine.values().size(), seconds_since(started_), cpu_seconds_since(cpu_start_)));
-    return info;
-  }
-
-  std::string path_;
-  double every_seconds_;
-  std::chrono::steady_clock::time_point last_save_;
-  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  std::clock_t cpu_start_;
-  RunRecord stored_;
-  std::optional<RunFileWriter> writer_;
-  Provenance stretch_;
-  StatsCounter counted_;  // the statistics and milestones of the values saved (/counter, /milestones)
-};
+// The run to continue in the game's run file, or a new one when none is there (or replace asks
+// for it): the file must hold a run of this game with every value.
+RunRecord stored_run(const std::string& path, const std::string& game, bool replace) {
+  std::error_code error;
+  RunRecord stored;
+  stored.game = game;
+  if (replace || !std::filesystem::exists(path, error)) return stored;
+  const RunStatus status = read_run_status(path);
+  if (status.game != game)
+    throw SweepInputError(path + " holds a run of " + status.game + ", not " + game +
+                          ": keep the runs of another sweep in a directory of their own, or delete the file");
+  if (!status.holds_every_value())
+    throw SweepInputError(path + " holds a run whose middle was released from memory (a bounded run), which a "
+                          "sweep cannot continue");
+  return read_run_file(path);
+}
 
 }  // namespace
 
@@ -365,47 +292,45 @@ std::string game_run_path(const std::string& runs, const std::string& game) {
   return (std::filesystem::path(runs) / (game + ".h5")).string();
 }
 
-SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+SweepRow sweep_game(const SweepGame& game, const SweepSettings& settings) {
   const std::clock_t cpu_start = std::clock();
-  const Rules rules = parse_heap_game(game);
-  std::optional<GameRunFile> run_file;
-  Sequence stored;
+  RunSessionOptions options;
+  options.engine = EngineOptions{KernelKind::Auto, settings.threads, true};
+  options.checkpoint_every = settings.checkpoint_every;
+  options.command = settings.command;
+  RunRecord stored;
+  stored.game = game.rules.canonical();
+  const bool resume = !settings.runs.empty() && !settings.replace_runs &&
+                      std::filesystem::exists(game_run_path(settings.runs, game.text));
   if (!settings.runs.empty()) {
-    run_file.emplace(game_run_path(settings.runs, game), rules.canonical(), settings);
-    stored = run_file->take_values();
+    options.path = game_run_path(settings.runs, game.text);
+    stored = stored_run(options.path, stored.game, settings.replace_runs);
   }
-  const std::uint64_t resumed_from = stored.size();
-  Engine engine(rules, EngineOptions{KernelKind::Auto, settings.threads, true}, std::move(stored));
-  bool timed_out = false;
-  const ProgressCallback progress = [&](const Progress& p) {
-    if (run_file) run_file->keep_up(engine, p.target);
-    if (settings.until_proven && settings.max_seconds > 0 && cpu_seconds_since(cpu_start) >= settings.max_seconds &&
-        costs_about_n_squared(engine)) {
-      timed_out = true;
-      return false;
-    }
-    return true;
-  };
-  PeriodResult period;
+  RunSession session(game.rules, std::move(stored), resume, std::move(options));
+  RunGoal goal;
+  goal.until_proven = settings.until_proven;
   if (settings.until_proven) {
     // Nothing can prove a period of a game no theorem covers: it runs to the cap.
-    const std::uint64_t first = proof_theorem(rules).empty() ? settings.cap : std::min(settings.start, settings.cap);
-    engine.compute_until_proven(first, settings.cap, progress);
-    period = timed_out ? analyze_period(engine.values(), rules) : engine.last_period();
+    goal.n = proof_theorem(game.rules).empty() ? settings.cap : std::min(settings.start, settings.cap);
+    goal.max_n = settings.cap;
+    if (settings.max_seconds > 0)
+      goal.enough = [&settings, cpu_start](const Engine& engine) {
+        return cpu_seconds_since(cpu_start) >= settings.max_seconds && costs_about_n_squared(engine);
+      };
   } else {
-    engine.compute_to(settings.n, progress);
-    period = analyze_period(engine.values(), rules);
+    goal.n = settings.n;
   }
-  // With a run file, its counts carried on to n: no second pass over the values.
-  const SparseStats stats =
-      run_file ? run_file->stats_so_far(engine) : compute_stats(engine.values(), rules.split_take_parity());
-  SweepRow row = make_row(game, engine.values(), stats, period);
-  if (settings.until_proven && !period.proven) row.stopped_by = timed_out ? kStoppedByMaxSeconds : kStoppedByMaxN;
-  if (run_file) run_file->finish(engine, period);
-  row.resumed_from = resumed_from;
-  row.seconds = seconds_since(start);
+  const RunResult result = session.run(goal);
+  SweepRow row = make_row(game, session.values(), result.info.stats, result.info.period);
+  if (settings.until_proven && !result.info.period.proven)
+    row.stopped_by = result.ended_early ? kStoppedByMaxSeconds : kStoppedByMaxN;
+  row.resumed_from = session.stored_n();
+  row.seconds = result.seconds;
   return row;
+}
+
+SweepRow sweep_game(const std::string& game, const SweepSettings& settings) {
+  return sweep_game(SweepGame{game, parse_heap_game(game)}, settings);
 }
 
 bool row_fits_settings(const SweepRow& row, const SweepSettings& settings) {

@@ -1,4 +1,4 @@
-#include "run_saver.hpp"
+#include "engine/run_file_saver.hpp"
 
 #include <sys/resource.h>
 
@@ -6,10 +6,9 @@
 #include <limits>
 #include <utility>
 
-#include "sgx/rules.hpp"
 #include "sgx/version.hpp"
 
-namespace sgx::cli {
+namespace sgx {
 
 namespace {
 
@@ -39,7 +38,8 @@ SparseStats stats_of_kept_state(const Engine& engine) {
 
 }  // namespace
 
-RunSaver::RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch)
+RunFileSaver::RunFileSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds,
+                           Provenance stretch, SplitTakeParity splits)
     : path_(path), stored_(std::move(stored)), stretch_(std::move(stretch)), every_seconds_(every_seconds),
       started_(std::chrono::steady_clock::now()), last_checkpoint_(started_) {
   if (resume && !read_run_status(path).holds_every_value()) {
@@ -49,7 +49,6 @@ RunSaver::RunSaver(const std::string& path, RunInfo stored, bool resume, double 
   writer_.emplace(resume ? RunFileWriter::resume(path) : RunFileWriter::start(path, stored_.game));
   saved_n_ = writer_->saved_n();
   durable_n_ = writer_->durable_n();
-  const SplitTakeParity splits = parse_rules(stored_.game).split_take_parity();
   if (stored_.counter) {
     counted_ = StatsCounter(*std::move(stored_.counter), splits);
   } else if (resume && read_run_status(path).has_released()) {
@@ -61,25 +60,26 @@ RunSaver::RunSaver(const std::string& path, RunInfo stored, bool resume, double 
   stored_.counter.reset();
 }
 
-std::uint64_t RunSaver::release_limit() const {
+std::uint64_t RunFileSaver::release_limit() const {
   const std::uint64_t on_disk = writer_ ? durable_n_ : std::numeric_limits<std::uint64_t>::max();
   return write_ ? std::min(on_disk, write_->reads_from) : on_disk;
 }
 
 template <class Job>
-void RunSaver::start_write(const Sequence& values, bool is_checkpoint, Job job) {
+void RunFileSaver::start_write(const Sequence& values, bool is_checkpoint, Job job) {
   // A whole file (version 2) takes every value kept.
   const std::uint64_t reads_from =
       writer_ ? writer_->first_value_read(values) : values.has_released() ? values.tail_start() : 0;
   // Every write counts the values it has not counted yet: they must still be in memory.
-  write_.emplace(PinnedValues(values), is_checkpoint, counted_ ? std::min(reads_from, counted_->counted()) : reads_from);
+  write_.emplace(PinnedValues(values), is_checkpoint,
+                 counted_ ? std::min(reads_from, counted_->counted()) : reads_from);
   write_->done = std::async(std::launch::async, [job = std::move(job), &view = write_->values.view()]() mutable {
     job(view);
   });
 }
 
 template <class Job>
-void RunSaver::guarded(Job job) const {
+void RunFileSaver::guarded(Job job) const {
   try {
     job();
   } catch (const StoreError& e) {
@@ -90,7 +90,7 @@ void RunSaver::guarded(Job job) const {
   }
 }
 
-bool RunSaver::keep_up(Engine& engine, std::uint64_t target) {
+bool RunFileSaver::keep_up(Engine& engine, std::uint64_t target) {
   bool checkpointed = false;
   if (write_ && write_->done.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
     checkpointed = collect_write();
@@ -107,7 +107,7 @@ bool RunSaver::keep_up(Engine& engine, std::uint64_t target) {
   return checkpointed;
 }
 
-void RunSaver::checkpoint(const Engine& engine, std::uint64_t target) {
+void RunFileSaver::checkpoint(const Engine& engine, std::uint64_t target) {
   wait_for_write();
   if (engine.values().size() != saved_n_) {  // else the file holds these values already
     start_checkpoint(engine, target);
@@ -115,14 +115,14 @@ void RunSaver::checkpoint(const Engine& engine, std::uint64_t target) {
   }
 }
 
-SparseStats RunSaver::final_stats(const Engine& engine) {
+SparseStats RunFileSaver::final_stats(const Engine& engine) {
   wait_for_write();
   if (engine.values().has_released()) return stats_of_kept_state(engine);
   count(engine.values());
   return counted_->stats();
 }
 
-void RunSaver::finish(const RunInfo& info, const Sequence& values) {
+void RunFileSaver::finish(const RunInfo& info, const Sequence& values) {
   wait_for_write();
   start_write(values, true, [this, info = info](const ValuesView& view) mutable {
     count(view);
@@ -132,7 +132,7 @@ void RunSaver::finish(const RunInfo& info, const Sequence& values) {
   wait_for_write();
 }
 
-RunInfo RunSaver::info_for(const Engine& engine) const {
+RunInfo RunFileSaver::info_for(const Engine& engine) const {
   RunInfo info = stored_;
   info.engine = merge_kernel_names(stored_.engine, engine.kernels_used());
   info.program_version = kVersion;
@@ -142,18 +142,18 @@ RunInfo RunSaver::info_for(const Engine& engine) const {
   return info;
 }
 
-Provenance RunSaver::stretch_so_far(const Engine& engine) const {
+Provenance RunFileSaver::stretch_so_far(const Engine& engine) const {
   return sgx::stretch_so_far(stretch_, engine.values().size(),
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
                              cpu_seconds());
 }
 
-bool RunSaver::checkpoint_due(const Engine& engine) const {
+bool RunFileSaver::checkpoint_due(const Engine& engine) const {
   return every_seconds_ > 0 && engine.values().size() != saved_n_ &&
          std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() >= every_seconds_;
 }
 
-void RunSaver::start_checkpoint(const Engine& engine, std::uint64_t target) {
+void RunFileSaver::start_checkpoint(const Engine& engine, std::uint64_t target) {
   // With values released the statistics are the rare-value state's, whose mask the run keeps. (A
   // run without counts, continued from a version-2 file, has its values released.)
   const bool stats_from_counter = !engine.values().has_released();
@@ -162,20 +162,21 @@ void RunSaver::start_checkpoint(const Engine& engine, std::uint64_t target) {
   info.target_n = target;
   if (!stats_from_counter) info.stats = stats_of_kept_state(engine);
   info.period = engine.proven_period().value_or(PeriodResult{});
-  start_write(engine.values(), true, [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
-    count(values);
-    if (counted_) info.counter = counted_->state();
-    if (stats_from_counter) info.stats = counted_->stats();
-    save(info, values);
-  });
+  start_write(engine.values(), true,
+              [this, info = std::move(info), stats_from_counter](const ValuesView& values) mutable {
+                count(values);
+                if (counted_) info.counter = counted_->state();
+                if (stats_from_counter) info.stats = counted_->stats();
+                save(info, values);
+              });
   last_checkpoint_ = std::chrono::steady_clock::now();
 }
 
-void RunSaver::count(const ValuesView& values) {
+void RunFileSaver::count(const ValuesView& values) {
   if (counted_) counted_->add(values, values.size());
 }
 
-bool RunSaver::collect_write() {
+bool RunFileSaver::collect_write() {
   const bool is_checkpoint = write_->is_checkpoint;
   const std::uint64_t n = write_->values.view().size();
   try {
@@ -190,15 +191,15 @@ bool RunSaver::collect_write() {
   return is_checkpoint;
 }
 
-void RunSaver::wait_for_write() {
+void RunFileSaver::wait_for_write() {
   if (write_) collect_write();
 }
 
-void RunSaver::save(const RunInfo& info, const ValuesView& values) {
+void RunFileSaver::save(const RunInfo& info, const ValuesView& values) {
   if (writer_)
     writer_->save(info, values);
   else
     write_run_file(path_, info, values);
 }
 
-}  // namespace sgx::cli
+}  // namespace sgx

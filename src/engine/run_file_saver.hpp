@@ -1,6 +1,6 @@
 #pragma once
-// run_octal's run file, written as the run goes (RunSaver), with the statistics of the run so far,
-// which its checkpoints and its report share.
+// A run session's file, written as the run goes (RunFileSaver), with the statistics of the run so
+// far, which its checkpoints and its final record share. Private to the session (run_session.hpp).
 
 #include <chrono>
 #include <cstdint>
@@ -14,14 +14,14 @@
 #include "sgx/stats.hpp"
 #include "sgx/store.hpp"
 
-namespace sgx::cli {
+namespace sgx {
 
 // Saves the run to its file as it goes (format version 3, RunFileWriter): each complete segment
-// of values as soon as it is computed, and every --checkpoint-every seconds (and when stopped) the
-// values since the last checkpoint with the record of the run, marked unfinished; at the end the
-// finished run. Whatever happens during a save (a kill, a full disk), the file still holds the
-// previous one; a failed save says what is safe. A run resumed from a version-2 file (--memory,
-// its released values in no file) goes on writing whole version-2 files, as it began.
+// of values as soon as it is computed, and every so many seconds (and when stopped) the values
+// since the last checkpoint with the record of the run, marked unfinished; at the end the finished
+// run. Whatever happens during a save (a kill, a full disk), the file still holds the previous
+// one; a failed save says what is safe. A run resumed from a version-2 file (a bounded run, its
+// released values in no file) goes on writing whole version-2 files, as it began.
 //
 // While the engine computes, the writing is done by a writer thread, one write at a time (a
 // checkpoint, or the segments completed since the last write), so that the engine does not wait
@@ -29,13 +29,15 @@ namespace sgx::cli {
 // taken when the write starts (sequence.hpp says why that is safe while the engine appends and
 // widens). Between engine steps keep_up collects a finished write, rethrowing its error here on
 // the main thread, and starts the next one that is due. What is on disk is only what finished
-// writes put there: only that may be released (--memory), and only that is named in a failure's
+// writes put there: only that may be released (a bounded run), and only that is named in a failure's
 // message; nor is a value the write under way reads released before it ends. A checkpoint on a
 // stop, and the final save, wait for the write under way, and then for their own.
-class RunSaver {
+class RunFileSaver {
  public:
-  // stretch: this stretch of the run as it starts (command, host, ..., first_n).
-  RunSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch);
+  // stretch: this stretch of the run as it starts (command, host, ..., first_n); splits: the
+  // game's, for the statistics counted.
+  RunFileSaver(const std::string& path, RunInfo stored, bool resume, double every_seconds, Provenance stretch,
+               SplitTakeParity splits);
 
   // False for a run continued from a version-2 file: its released values are in no file.
   bool holds_every_value() const { return writer_.has_value(); }
@@ -68,7 +70,7 @@ class RunSaver {
   // has computed anything.
   RunInfo info_for(const Engine& engine) const;
 
-  // Whether this stretch of the run has computed a value. One that has not (a --resume that only
+  // Whether this stretch of the run has computed a value. One that has not (a resume that only
   // looks) adds no row to /provenance: a stretch of 0 values says nothing.
   bool computed_any(const Engine& engine) const { return engine.values().size() > stretch_.first_n; }
 
@@ -121,4 +123,4 @@ class RunSaver {
   std::optional<Write> write_;
 };
 
-}  // namespace sgx::cli
+}  // namespace sgx
