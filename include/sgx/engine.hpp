@@ -46,7 +46,8 @@ struct Progress {
   std::uint64_t n = 0;         // values computed so far
   std::uint64_t target = 0;
   Value max_value = 0;
-  std::uint64_t rare_count = 0;
+  std::uint64_t rare_count = 0;  // under the best mask of the values so far (the sparse kernel's own)
+  KernelKind kernel = KernelKind::Sparse;  // computing now: its work a heap sets how long the rest takes
 };
 using ProgressCallback = std::function<bool(const Progress&)>;
 
@@ -99,7 +100,8 @@ class Engine {
   void continue_period(const PeriodResult& proven);
   // Kernels used so far, e.g. "sparse" or "sparse+sweep" or "sparse+period".
   std::string kernels_used() const;
-  // Rare-list size of the running sparse kernel (0 for other kernels).
+  // Rare positions under the best mask so far: the running sparse kernel's rare list, or for the
+  // other kernels, which keep none, counted from the values as the engine goes.
   std::uint64_t live_rare_count() const;
   // The running sparse kernel's state with the largest value so far (nothing for other kernels).
   std::optional<SparseState> sparse_state() const;
@@ -151,6 +153,7 @@ class Engine {
   std::uint64_t kernel_started_at_ = 0;  // values_.size() when the active kernel took over
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
+  mutable std::optional<StatsCounter> live_counter_;  // live_rare_count under kernels without a rare list
   std::uint64_t max_at_ = 0;  // its first position
   PeriodResult last_period_;
   std::uint64_t next_period_check_;  // the first look (set from tuning.hpp), then as next_proof_target says

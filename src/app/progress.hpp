@@ -12,6 +12,25 @@
 
 namespace sgx::cli {
 
+// The work of heaps 0..n-1 under a kernel, in heaps of the sparse kernel's fixed cost: the sparse
+// kernel's heaps cost about the same each (its rare pairs and scan do not grow with n), while a
+// heap of n has n / 2 pairs for the sweep and the naive kernel, so their work to n grows as n^2.
+double work_to(KernelKind kernel, std::uint64_t n);
+
+// The time a run has left, from the rate of work measured since the kernel computing now took over:
+// at a quadratic kernel's 25%, three quarters of the values are fifteen sixteenths of the work.
+class WorkClock {
+ public:
+  // Seconds left at elapsed seconds into the run; -1 while the rate is not known yet.
+  double seconds_left(const Progress& progress, double elapsed);
+
+ private:
+  bool started_ = false;
+  KernelKind kernel_ = KernelKind::Sparse;
+  std::uint64_t n0_ = 0;
+  double t0_ = 0;
+};
+
 class StatusLine {
  public:
   explicit StatusLine(bool wanted);
@@ -29,9 +48,12 @@ class StatusLine {
   // Whether a new line is due now; starts the clock of the next.
   bool due();
   // "n 123/456 (27.0%)  ... values/s  elapsed 1s  left 3s" with what and unit naming the counts.
-  void show(const char* what, const char* unit, std::uint64_t done, std::uint64_t total, const std::string& extra);
+  // left: seconds, -1 for unknown.
+  void show(const char* what, const char* unit, std::uint64_t done, std::uint64_t total, double left,
+            const std::string& extra);
 
   bool enabled_;
+  WorkClock clock_;
   bool shown_ = false;
   std::string note_;
   std::chrono::steady_clock::time_point start_, last_;
@@ -53,6 +75,9 @@ class ProgressLog {
   void checkpoint(const Progress& progress, std::uint64_t saved_n);
   // A note added to every line from now on ("" for none), e.g. what the run waits for.
   void set_note(std::string note) { note_ = std::move(note); }
+  // The last line of a run that reached its end: n, the values computed, time, rate, largest
+  // value and rare positions, resident memory and the file's size.
+  void finish(std::uint64_t n, const SparseStats& stats);
 
  private:
   void write(const Progress& progress, const std::string& event);
@@ -63,6 +88,7 @@ class ProgressLog {
   std::string file_;
   std::string note_;
   std::uint64_t first_n_;
+  WorkClock clock_;
   std::chrono::steady_clock::time_point start_, last_;
 };
 

@@ -423,6 +423,7 @@ int run(int argc, char** argv) {
     return cli::exit_code_after_stop(signal);
   }
   const Sequence& values = session.values();
+  log.finish(values.size(), result.info.stats);
   // A bounded run's released values are read back from its file, where the last save put them.
   if (!o.bfile.empty())
     write_bfile(o.bfile, game, values.size(), held_or_released(values, run_file_reader(path)),

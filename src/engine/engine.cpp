@@ -154,7 +154,15 @@ void Engine::adapt_step(std::uint64_t values_done, double seconds) {
 
 std::string Engine::kernels_used() const { return kernels_used_; }
 
-std::uint64_t Engine::live_rare_count() const { return kernel_ ? kernel_->rare_count() : 0; }
+std::uint64_t Engine::live_rare_count() const {
+  if (!kernel_) return 0;
+  if (active_ == KernelKind::Sparse) return kernel_->rare_count();
+  // The sweep keeps no rare list: the values are counted as they come, a pass over each new one,
+  // which costs nothing beside the sweep's pairs (a heap of n has n / 2).
+  if (!live_counter_) live_counter_.emplace(rules_.split_take_parity());
+  live_counter_->add(values_, values_.size());
+  return live_counter_->stats().rare_count;
+}
 
 std::optional<SparseState> Engine::sparse_state() const {
   std::optional<SparseState> state = kernel_->state();
@@ -277,7 +285,7 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
     if (proven_period_) {  // in steps, releasing as it goes
       fill_from_period(std::min(target, values_.size() + tuning::kEngineStep));
       release_if_over_budget();
-      if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count()})) return false;
+      if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count(), active_})) return false;
       continue;
     }
     const std::uint64_t step_start = values_.size();
@@ -291,7 +299,7 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
     switch_kernel_if_better();
     if (bounded()) release_if_over_budget();
     if (progress) {
-      Progress p{values_.size(), target, max_value_, live_rare_count()};
+      Progress p{values_.size(), target, max_value_, live_rare_count(), active_};
       if (!progress(p)) return false;
     }
   }
