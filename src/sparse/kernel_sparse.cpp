@@ -70,6 +70,7 @@
 #include "sparse/lone_heap.hpp"
 #include "sparse/pair_bits.hpp"
 #include "sparse/pair_screen.hpp"
+#include "sparse/rare_state.hpp"
 #include "kernels/pair_search.hpp"
 #include "sgx/stats.hpp"
 #include "base/tuning.hpp"
@@ -111,8 +112,9 @@ class IdleWait {
 // A known set that lists every common value (exact_below_).
 constexpr Value kExact = std::numeric_limits<Value>::max();
 
-// The rare positions rare_[first..last) whose pairs with the heaps of a group are screened rather
-// than marked (pair_screen.hpp): a heap j of the group splits into parts summing to m_lo + j.
+// The rare positions rare_.positions[first..last) whose pairs with the heaps of a group are
+// screened rather than marked (pair_screen.hpp): a heap j of the group splits into parts summing
+// to m_lo + j.
 // Indices, not iterators: rare positions that join during the block may move the list.
 struct Screened {
   const SplitMove* move;
@@ -136,46 +138,24 @@ class SparseKernel final : public Kernel {
 
   void attach(const Sequence& values) override {
     forget_probe_parts();
-    bound_ = 1;
-    histogram_.assign(1, 0);
-    odd_histogram_.assign(1, 0);
     rare_.clear();
-    rare_values_.clear();
     lone_ready_ = false;
-    for (std::uint64_t n = 0; n < values.size(); ++n) count_value(n, values[n]);
+    for (std::uint64_t n = 0; n < values.size(); ++n) rare_.count_value(n, values[n]);
     values.visit([this](const auto& g) { choose_mask(g); });
   }
 
   void attach_state(const Sequence& values, const SparseState& state) override {
     forget_probe_parts();
-    histogram_ = state.histogram;
-    bound_ = std::bit_ceil(std::max<std::uint64_t>(histogram_.size(), 1));
-    histogram_.resize(bound_, 0);
-    odd_histogram_ = state.odd_histogram;
-    odd_histogram_.resize(bound_, 0);
-    mask_ = state.mask;
-    rare_ = state.rare_positions;
+    rare_.load(state);
     lone_ready_ = false;
-    rare_values_ = state.rare_values;
-    mask_stale_ = false;
-    rare_at_choice_ = rare_.size();
     set_reach(values);
-    build_patterns();
   }
 
   void note_filled(const Sequence& values, std::uint64_t from) override {
-    for (std::uint64_t n = from; n < values.size(); ++n) count_value(n, values[n]);
+    for (std::uint64_t n = from; n < values.size(); ++n) rare_.count_value(n, values[n]);
   }
 
-  std::optional<SparseState> state() const override {
-    SparseState state;
-    state.mask = mask_;
-    state.histogram = histogram_;
-    state.odd_histogram = odd_histogram_;
-    state.rare_positions = rare_;
-    state.rare_values = rare_values_;
-    return state;
-  }
+  std::optional<SparseState> state() const override { return rare_.saved(); }
 
   void compute(Sequence& values, std::uint64_t target) override {
     set_reach(values);
@@ -185,11 +165,11 @@ class SparseKernel final : public Kernel {
   }
 
   KernelKind kind() const override { return KernelKind::Sparse; }
-  std::uint64_t rare_count() const override { return rare_.size(); }
+  std::uint64_t rare_count() const override { return rare_.positions.size(); }
   bool prefers_sweep(std::uint64_t n) const override {
     // From the rules, not the move table: that is filled only once extend() runs, and a resumed
     // run asks before.
-    return lists_rare_ && auto_prefers_sweep(n, rare_.size());
+    return lists_rare_ && auto_prefers_sweep(n, rare_.positions.size());
   }
 
  private:
@@ -219,7 +199,7 @@ class SparseKernel final : public Kernel {
   std::vector<Screened>& screened_of(std::uint64_t i) { return screened_of_[i / screening_unit()]; }
   const std::vector<Screened>& screened_of(std::uint64_t i) const { return screened_of_[i / screening_unit()]; }
 
-  // The working sets of one full decision, sized for bound_ (fit() before each use).
+  // The working sets of one full decision, sized for rare_.bound (fit() before each use).
   struct DecideScratch {
     std::uint64_t bound = 0;
     ValueSet seen, missing;
@@ -235,7 +215,7 @@ class SparseKernel final : public Kernel {
   };
 
   // Bounded memory: which values the pairs may read (sequence.hpp). Rare values are kept apart in
-  // rare_values_, so only a pair's other part must be held.
+  // rare_.values, so only a pair's other part must be held.
   void set_reach(const Sequence& values) {
     released_ = values.has_released();
     prefix_end_ = released_ ? values.prefix_end() : std::numeric_limits<std::uint64_t>::max();
@@ -253,8 +233,8 @@ class SparseKernel final : public Kernel {
       // Partner m - r in [prefix_end_, tail_start_)  <=>  m - tail_start_ < r <= m - prefix_end_.
       const std::uint64_t r_from = m_lo >= tail_start_ ? m_lo - tail_start_ + 1 : 0;
       if (m_hi < prefix_end_) continue;
-      const auto r = std::lower_bound(rare_.begin(), rare_.end(), r_from);
-      if (r != rare_.end() && *r <= m_hi - prefix_end_ && *r < m_hi) {
+      const auto r = std::lower_bound(rare_.positions.begin(), rare_.positions.end(), r_from);
+      if (r != rare_.positions.end() && *r <= m_hi - prefix_end_ && *r < m_hi) {
         const std::uint64_t m = std::min(m_hi, *r + tail_start_ - 1);
         throw MemoryReachError(m + move.take, m - *r,
                                "heap " + std::to_string(m + move.take) + " pairs the rare position " +
@@ -277,21 +257,21 @@ class SparseKernel final : public Kernel {
       const std::uint64_t before = g.size();
       if (decide_alone(g, target) > 0) {
         count_heaps(&SparseHeaps::alone, before, g.size());
-        if (mask_stale_) choose_mask(g);
+        if (rare_.mask_stale) choose_mask(g);
         continue;
       }
       if (can_pipeline<T>(g.size(), target)) {
         pipeline(g, target);
         count_heaps(&SparseHeaps::pipeline, before, g.size());
-        if (mask_stale_) choose_mask(g);
+        if (rare_.mask_stale) choose_mask(g);
         continue;
       }
       const std::uint64_t start = g.size();
       const std::uint64_t end = std::min(target, start + block_);
-      const std::size_t rare_before_block = rare_.size();
+      const std::size_t rare_before_block = rare_.positions.size();
       choose_probe_parts_if_stale(g);
       check_rare_partners_held(start, end);
-      start_undo_log();
+      rare_.start_undo_log();
       block_missed_ = false;
       bool speculate = quiet_blocks_ >= tuning::kSpeculateAfterQuietBlocks;
       // The block flows where it can (flow_block): its heaps up to from are then decided and their
@@ -332,7 +312,7 @@ class SparseKernel final : public Kernel {
       }
       count_heaps(&SparseHeaps::blocks, start, g.size());
       quiet_blocks_ = block_missed_ ? 0 : quiet_blocks_ + 1;
-      if (mask_stale_) choose_mask(g);
+      if (rare_.mask_stale) choose_mask(g);
     }
     return 0;
   }
@@ -442,7 +422,7 @@ class SparseKernel final : public Kernel {
     // Its bands are screened (so 8 or 16 bits, where screen_rare_pairs runs), it reads every
     // value (no values released), and its chain decides quickly.
     return omp_get_max_threads() >= tuning::kPipelineLeastThreads && sizeof(T) <= 2 && can_screen_pairs() &&
-           !released_ && !mask_stale_ && start >= pipeline_from_ && start >= 2 * tuning::kPipelineDistances[0] &&
+           !released_ && !rare_.mask_stale && start >= pipeline_from_ && start >= 2 * tuning::kPipelineDistances[0] &&
            target - start >= tuning::kPipelineLeastHeaps && quiet_blocks_ >= tuning::kPipelineAfterQuietBlocks &&
            can_decide_quickly(start);
   }
@@ -492,7 +472,7 @@ class SparseKernel final : public Kernel {
     prepare_heaps(start, count);
     pipelined_ = true;
     lay_out_near_rare<T>(tuning::kPipelineNear);
-    start_undo_log();
+    rare_.start_undo_log();
     Pipeline pipe(pipeline_group_room((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup));
     pipe.timed = timing_tasks();
     const Ticks started = pipe.timed ? read_ticks() : 0;
@@ -500,7 +480,7 @@ class SparseKernel final : public Kernel {
 #pragma omp parallel
     {
       start_groups(pipe);
-      Worker worker(bound_);
+      Worker worker(rare_.bound);
       if (omp_get_thread_num() == 0) run_chain(g, pipe, worker);
       help_pipeline(g, pipe, worker);
     }
@@ -543,7 +523,7 @@ class SparseKernel final : public Kernel {
                   pipe.groups[q + 1].stage.load(std::memory_order_acquire) == kPipelineStages;
       if (asked_for) prefetch_candidates(q + 1);
       const std::uint64_t end = base_ + std::min(count, (q + 1) * tuning::kSparseGroup);
-      const bool compare_alone = can_compare && bound_ == candidates_bound_ && !takes_all_between(n, end);
+      const bool compare_alone = can_compare && rare_.bound == candidates_bound_ && !takes_all_between(n, end);
       // Written to the group once: other threads read its line, looking for tasks.
       std::uint64_t speculated_here = 0;
       for (; n < end; ++n) {
@@ -553,25 +533,25 @@ class SparseKernel final : public Kernel {
             const std::uint64_t stopped =
                 chain_decide(g.data(), n, end, candidates_.data() + (n - base_), near, speculated);
             speculated_here |= speculated << ((n - base_) % tuning::kSparseGroup);
-            for (; n < stopped; ++n) count_common(n, g[n]);
+            for (; n < stopped; ++n) rare_.count_common(n, g[n]);
             if (n == end) break;
           }
         Value value = 0;
         // Not decide_quickly_exact: candidates listed again would miss what the bands gave. After
         // the compare, none of the heap's candidates stands.
-        const Quick outcome = compare_alone ? Quick::kUndecided : decide_quickly(g, n, rare_.size(), value);
+        const Quick outcome = compare_alone ? Quick::kUndecided : decide_quickly(g, n, rare_.positions.size(), value);
         bool unsure = outcome == Quick::kSpeculative;
         if (outcome == Quick::kUndecided) {
           value = least_common_not_given(g, n, unsure);
           // A wider value changes the sets' bounds: the blocks' to record, once no task reads them.
-          if (value >= bound_ || value > type_max) {
+          if (value >= rare_.bound || value > type_max) {
             pipe.stop.store(true, std::memory_order_relaxed);
             break;
           }
         }
         speculated_here |= std::uint64_t{unsure} << ((n - base_) % tuning::kSparseGroup);
         g[n] = static_cast<T>(value);
-        count_common(n, value);
+        rare_.count_common(n, value);
       }
       group.speculated = speculated_here;
       if (pipe.timed) group.chain_took = end_task(began);
@@ -599,15 +579,15 @@ class SparseKernel final : public Kernel {
   Value least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure) {
     const std::uint64_t i = n - base_;
     DecideScratch& scratch = ordered_scratch_;
-    mark_options_left(g, n, rare_.size(), scratch);
+    mark_options_left(g, n, rare_.positions.size(), scratch);
     ValueSet& seen = scratch.seen;
-    const ValueSet& common = common_pattern(n);
-    Value least = seen.first_missing_of(common, static_cast<Value>(bound_));
+    const ValueSet& common = rare_.common_pattern(n);
+    Value least = seen.first_missing_of(common, static_cast<Value>(rare_.bound));
     // The known set lists every common value only below exact_below_: past it, the screened pairs.
     if (least >= exact_below_[i]) {
       mark_screened_pairs(g, i, scratch.marks);
       seen.merge(known_[i]);
-      least = seen.first_missing_of(common, static_cast<Value>(bound_));
+      least = seen.first_missing_of(common, static_cast<Value>(rare_.bound));
     }
     unsure = scratch.missing.assign_missing_below(seen, common, least) != 0;
     return least;
@@ -748,8 +728,8 @@ class SparseKernel final : public Kernel {
 
   // The rare positions r in [low, high).
   std::pair<RareIt, RareIt> rare_between(std::uint64_t low, std::uint64_t high) const {
-    const auto first = std::lower_bound(rare_.begin(), rare_.end(), low);
-    return {first, std::lower_bound(first, rare_.end(), std::max(low, high))};
+    const auto first = std::lower_bound(rare_.positions.begin(), rare_.positions.end(), low);
+    return {first, std::lower_bound(first, rare_.positions.end(), std::max(low, high))};
   }
 
   // Screens the pairs of the heaps base_ + first + j, j < heaps, with the rare r of band (from
@@ -760,9 +740,10 @@ class SparseKernel final : public Kernel {
                          std::pair<RareIt, RareIt> band, const ScreenCandidates<T>& candidates,
                          std::uint64_t* hits) const {
     if (band.first == band.second) return;
-    const auto r_index = static_cast<std::size_t>(band.first - rare_.begin());
+    const auto r_index = static_cast<std::size_t>(band.first - rare_.positions.begin());
     for (const SplitMove& move : moves_.split_two())
-      screen_rare_pairs(g.data(), base_ + first - move.take, rare_.data() + r_index, rare_values_.data() + r_index,
+      screen_rare_pairs(g.data(), base_ + first - move.take, rare_.positions.data() + r_index,
+                        rare_.values.data() + r_index,
                         static_cast<std::uint64_t>(band.second - band.first), move.unequal, heaps, candidates, hits);
   }
 
@@ -837,7 +818,7 @@ class SparseKernel final : public Kernel {
         listed.values[listed.count++] = next.values[k][j];
       }
       exact_below_[first + j] = next_count[j] == kScreenSlots ? next.values[kScreenSlots - 1][j] + Value{1} : kExact;
-      note_unsure(listed, known, common_pattern(base_ + first + j));
+      note_unsure(listed, known, rare_.common_pattern(base_ + first + j));
     }
     return true;
   }
@@ -857,7 +838,7 @@ class SparseKernel final : public Kernel {
       const ScreenCandidates<T>& part_candidates = lane > 0 ? shifted : candidates;
       std::uint64_t part_hits[kScreenSlots] = {};
       for (const Screened& range : screened_of(part_first))
-        screen_rare_pairs(g.data(), range.m_lo, rare_.data() + range.first, rare_values_.data() + range.first,
+        screen_rare_pairs(g.data(), range.m_lo, rare_.positions.data() + range.first, rare_.values.data() + range.first,
                           range.last - range.first, range.move->unequal, heaps, part_candidates, part_hits);
       for (int k = 0; k < kScreenSlots; ++k) hits[k] |= part_hits[k] << lane;
     }
@@ -870,7 +851,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, Worker& worker) {
     const std::uint64_t n = base_ + i;
-    worker.scratch.fit(bound_);
+    worker.scratch.fit(rare_.bound);
     ValueMarks& marks = worker.scratch.marks;
     if (exact_below_[i] != kExact) mark_screened_pairs(g, i, marks);  // leaves the marks clear
     const auto [r_first, r_last] = rare_between(r_low, kBandsEnd);
@@ -884,7 +865,7 @@ class SparseKernel final : public Kernel {
     // The known set is exact now: the values it misses past the list are the next candidates.
     const Value from = listed.count > 0 ? listed.values[listed.count - 1] + 1 : 0;
     const Value limit = candidates_below<T>();
-    const ValueSet& common = common_pattern(n);
+    const ValueSet& common = rare_.common_pattern(n);
     known_[i].for_each_missing_of(common, limit, [&](Value v) {
       if (v < from) return true;
       merged.given |= static_cast<std::uint16_t>(static_cast<unsigned>(band.contains(v)) << merged.count);
@@ -902,9 +883,9 @@ class SparseKernel final : public Kernel {
   void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, Worker& worker) const {
     const std::uint64_t first = q * tuning::kSparseGroup;
     const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
-    worker.group.prepare(last - first, bound_, sizeof(T) == 1 && marks_as_bits());
+    worker.group.prepare(last - first, rare_.bound, sizeof(T) == 1 && marks_as_bits());
     mark_probe_pairs_of_group(g, first, last, base_ + last, worker.group);
-    worker.scratch.fit(bound_);
+    worker.scratch.fit(rare_.bound);
     ValueSet& found = worker.scratch.seen;
     for (std::uint64_t i = first; i < last; ++i) {
       const bool confirming = !group.miss && ((group.speculated >> (i - first)) & 1) != 0;
@@ -912,7 +893,7 @@ class SparseKernel final : public Kernel {
       worker.group.move_row_into(i - first, found);  // every row, so that they are left clear
       if (!confirming) continue;
       const std::uint64_t n = base_ + i;
-      const Value value = confirmed_value(g, n, rare_.size(), worker, found);
+      const Value value = confirmed_value(g, n, rare_.positions.size(), worker, found);
       if (value != g[n]) group.miss = Miss{n, value};
     }
   }
@@ -930,7 +911,7 @@ class SparseKernel final : public Kernel {
     const Value value = g[n];
     if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
     ValueSet& missing = worker.missing;
-    if (missing.assign_missing_below(found, common_pattern(n), value) == 0) return value;
+    if (missing.assign_missing_below(found, rare_.common_pattern(n), value) == 0) return value;
     const std::uint64_t floor = known_below(n);
     collect_missing(g, n, 1, floor, n, worker.marks, missing, found);
     if (missing.first_present(value) >= value) return value;
@@ -943,7 +924,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value confirm_speculation(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                             Worker& worker) const {
-    worker.scratch.fit(bound_);
+    worker.scratch.fit(rare_.bound);
     worker.scratch.seen.assign(known_[n - base_]);
     return confirmed_value(g, n, rare_before_block, worker, worker.scratch.seen);
   }
@@ -993,17 +974,17 @@ class SparseKernel final : public Kernel {
     if constexpr (!std::is_same_v<T, std::uint8_t>) {
       return 0;
     } else {
-      if (!lists_rare_ || bound_ > kLoneValuesBelow || mask_stale_ ||
+      if (!lists_rare_ || rare_.bound > kLoneValuesBelow || rare_.mask_stale ||
           moves_.rules().has_tail() || !moves_.split_three().empty() || moves_.split_two().empty() ||
-          rare_.size() > lone_rare_at_most() || !can_decide_heaps_alone())
+          rare_.positions.size() > lone_rare_at_most() || !can_decide_heaps_alone())
         return 0;
       // Past the code, the move lists are whole (extend() covers the heaps below target).
       const std::uint64_t start = g.size();
       if (start <= moves_.rules().finite_digits().size()) return 0;
       // One word of bits while the values lie below 64, two below 128, four below 256.
-      const Value values_below = std::max<Value>(static_cast<Value>(bound_), kOneWordValues);
+      const Value values_below = std::max<Value>(static_cast<Value>(rare_.bound), kOneWordValues);
       if (!lone_ready_) {
-        lone_heaps_.prepare(moves_, rare_, rare_values_, mask_, values_below);
+        lone_heaps_.prepare(moves_, rare_.positions, rare_.values, rare_.mask, values_below);
         lone_ready_ = true;
       }
       if (start < lone_heaps_.first_heap()) return 0;
@@ -1014,7 +995,7 @@ class SparseKernel final : public Kernel {
       g.resize(to);
       const std::uint64_t decided = lone_heaps_.decide(g.data(), start, to, prefix_end_, tail_start_);
       g.resize(start + decided);
-      start_undo_log();
+      rare_.start_undo_log();
       record_decided_alone(g, start, start + decided);
       return decided;
     }
@@ -1023,8 +1004,8 @@ class SparseKernel final : public Kernel {
   // Rare positions the heaps decided alone may have at most, by the words of bits their values
   // take (the far rare pairs are marked once for each).
   std::size_t lone_rare_at_most() const {
-    if (bound_ <= kOneWordValues) return tuning::kLoneRareAtMost;
-    return bound_ <= 2 * kOneWordValues ? tuning::kLoneRareAtMostTwoWords : tuning::kLoneRareAtMostFourWords;
+    if (rare_.bound <= kOneWordValues) return tuning::kLoneRareAtMost;
+    return rare_.bound <= 2 * kOneWordValues ? tuning::kLoneRareAtMostTwoWords : tuning::kLoneRareAtMostFourWords;
   }
 
   // The ordered part of the block from start, for heaps from..end - 1: each heap's options that the
@@ -1148,7 +1129,7 @@ class SparseKernel final : public Kernel {
   // pairs enough to share.
   bool can_flow(std::uint64_t start, std::uint64_t end) const {
     return omp_get_max_threads() > 1 && !released_ &&
-           rare_.size() * (end - start) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
+           rare_.positions.size() * (end - start) * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
   }
 
   // Decides the block [start, end) as it flows (see above), returning the first heap it did not
@@ -1170,7 +1151,7 @@ class SparseKernel final : public Kernel {
     g.resize(end);  // the chain writes in place, as other threads read the values below
 #pragma omp parallel
     {
-      Worker worker(bound_);
+      Worker worker(rare_.bound);
       const bool chain = omp_get_thread_num() == 0;
       IdleWait idle;
       for (;;) {
@@ -1210,7 +1191,7 @@ class SparseKernel final : public Kernel {
       const Value value = decide_in_turn(g, n, rare_before_block, flow.quick, speculate, speculated);
       if (changes_shared_state(n, value)) break;
       g[n] = static_cast<T>(value);
-      count_common(n, value);
+      rare_.count_common(n, value);
       if (speculated) speculated_[speculations++] = n;
     }
     flow.speculations.store(speculations, std::memory_order_release);
@@ -1227,7 +1208,7 @@ class SparseKernel final : public Kernel {
   // bound (and with it the common patterns), the histogram's size, or the rare positions. A value
   // too wide for T is past the bound too.
   bool changes_shared_state(std::uint64_t n, Value value) const {
-    return value >= bound_ || value >= histogram_.size() || (lists_rare_ && is_rare(value, n, mask_));
+    return value >= rare_.bound || value >= rare_.histogram.size() || (lists_rare_ && is_rare(value, n, rare_.mask));
   }
 
   // Claims a heap task of a marked group, the lowest this thread marked first: the task reads what
@@ -1283,7 +1264,7 @@ class SparseKernel final : public Kernel {
     if (!flow.confirmations_claimed.compare_exchange_strong(first, last, std::memory_order_relaxed)) return true;
     const Ticks began = flow.timed ? begin_task() : 0;
     for (std::uint64_t k = first; k < last; ++k)
-      confirmed_[k] = confirm_speculation(g, speculated_[k], rare_.size(), worker);
+      confirmed_[k] = confirm_speculation(g, speculated_[k], rare_.positions.size(), worker);
     if (flow.timed)
       flow.confirmation_took[flow.confirmation_tasks.fetch_add(1, std::memory_order_relaxed)] = {
           end_task(began), speculated_[last - 1]};
@@ -1332,7 +1313,7 @@ class SparseKernel final : public Kernel {
     RegionTicks tasks;
 #pragma omp parallel if (parallel)
     {
-      Worker worker(bound_);
+      Worker worker(rare_.bound);
       TaskTimer timer(timed);
 #pragma omp for schedule(dynamic)  // heaps as tasks: most take a short scan, a few a long one
       for (std::size_t i = 0; i < count; ++i) {
@@ -1388,15 +1369,15 @@ class SparseKernel final : public Kernel {
     prepare_heaps(start, count);
     reset_heaps(0, count);
     const bool quick = can_decide_quickly(start);
-    const bool parallel = rare_.size() * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
+    const bool parallel = rare_.positions.size() * count * moves_.split_two().size() >= tuning::kSparseParallelMinPairs;
     const bool screening = sizeof(T) <= 2 && can_screen_pairs();
     const bool timed = timing_tasks();
     Ticks region_started = timed ? read_ticks() : 0;
     RegionTicks marking, by_heap;
 #pragma omp parallel if (parallel)
     {
-      ValueMarks marks(bound_);
-      ValueSet missing(bound_);
+      ValueMarks marks(rare_.bound);
+      ValueSet missing(rare_.bound);
       GroupMarks group;
       TaskTimer mark_timer(timed), heap_timer(timed);
 #pragma omp for schedule(dynamic, 1)  // one group a task: their costs differ (tuning.hpp, kSparseBlock)
@@ -1446,12 +1427,12 @@ class SparseKernel final : public Kernel {
     remark_.resize(std::max<std::size_t>(remark_.size(), count));
     screened_of_.resize((count + part_heaps(0) - 1) / part_heaps(0));  // the smaller unit
     candidates_.resize(count);
-    candidates_bound_ = bound_;
+    candidates_bound_ = rare_.bound;
   }
 
   // Clears the state of the heaps base_ + i, i in [first, last): nothing known of them yet.
   void reset_heaps(std::uint64_t first, std::uint64_t last) {
-    for (std::uint64_t i = first; i < last; ++i) size_set(known_[i], bound_);
+    for (std::uint64_t i = first; i < last; ++i) size_set(known_[i], rare_.bound);
     std::fill(scanned_to_.begin() + first, scanned_to_.begin() + last, 0);
     std::fill(exact_below_.begin() + first, exact_below_.begin() + last, kExact);
     std::fill(remark_.begin() + first, remark_.begin() + last, 0);
@@ -1493,8 +1474,8 @@ class SparseKernel final : public Kernel {
   void scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
                         ValueSet& missing) {
     mark_if_screening_failed(g, i, marks);
-    const ValueSet& common = common_pattern(base_ + i);
-    const Value c = known_[i].first_missing_of(common, static_cast<Value>(bound_));
+    const ValueSet& common = rare_.common_pattern(base_ + i);
+    const Value c = known_[i].first_missing_of(common, static_cast<Value>(rare_.bound));
     if (missing.assign_missing_below(known_[i], common, c) > 0)
       scanned_to_[i] = collect_missing(g, base_ + i, 1, 0, limit, marks, missing, known_[i]).listed_to;
   }
@@ -1508,9 +1489,9 @@ class SparseKernel final : public Kernel {
   // The rare r whose partner m - r lies in [low, high): m - high < r <= m - low, and as parts are
   // non-empty, 1 <= r < m.
   std::pair<RareIt, RareIt> rare_partnered(std::uint64_t m, std::uint64_t low, std::uint64_t high) const {
-    if (low > m) return {rare_.end(), rare_.end()};
-    const auto first = std::upper_bound(rare_.begin(), rare_.end(), m >= high ? m - high : 0);
-    return {first, std::max(first, std::lower_bound(first, rare_.end(), std::min(m, m - low + 1)))};
+    if (low > m) return {rare_.positions.end(), rare_.positions.end()};
+    const auto first = std::upper_bound(rare_.positions.begin(), rare_.positions.end(), m >= high ? m - high : 0);
+    return {first, std::max(first, std::lower_bound(first, rare_.positions.end(), std::min(m, m - low + 1)))};
   }
 
   // Marks G(r) ^ G(m - r) for the rare r whose partner m - r lies in [low, high).
@@ -1545,7 +1526,8 @@ class SparseKernel final : public Kernel {
     auto mark = [&](RareIt from, RareIt to) {
       for (RareIt r = from; r != to; ++r)
         if (*r + high > m && *r + low <= m && *r < m && !(move.unequal && 2 * *r == m))
-          marks.insert(static_cast<Value>(rare_values_[static_cast<std::size_t>(r - rare_.begin())] ^ g[m - *r]));
+          marks.insert(
+              static_cast<Value>(rare_.values[static_cast<std::size_t>(r - rare_.positions.begin())] ^ g[m - *r]));
     };
     mark(rare.low_first, rare.every_first);
     mark(rare.every_last, rare.high_last);
@@ -1557,9 +1539,9 @@ class SparseKernel final : public Kernel {
   [[gnu::always_inline]] void mark_pairs(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m,
                                          RareIt first, RareIt last, Marks& marks) const {
     auto mark = [&](RareIt from, RareIt to) {
-      const Value* part = rare_values_.data() + (from - rare_.begin());
+      const Value* part = rare_.values.data() + (from - rare_.positions.begin());
       if constexpr (std::is_same_v<Marks, ValueSet>)
-        if (bound_ <= kOneWordValues) {
+        if (rare_.bound <= kOneWordValues) {
           WordMarks word;
           for (RareIt r = from; r != to; ++r, ++part) word.insert(static_cast<Value>(*part ^ g[m - *r]));
           marks.insert_below_64(word.bits);
@@ -1594,7 +1576,7 @@ class SparseKernel final : public Kernel {
   void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t low,
                                 std::uint64_t high, GroupMarks& group, std::vector<Screened>* screened) const {
     const std::uint64_t heaps = last - first;
-    group.prepare(heaps, bound_, sizeof(T) == 1 && marks_as_bits());
+    group.prepare(heaps, rare_.bound, sizeof(T) == 1 && marks_as_bits());
     for (const SplitMove& move : moves_.split_two()) {
       const std::uint64_t n_lo = base_ + first;
       if (move.take + 2 > n_lo || n_lo - move.take <= heaps) {  // small heaps: one at a time
@@ -1610,8 +1592,8 @@ class SparseKernel final : public Kernel {
       RareIt marked_last = every_last;
       if (screened && every_last - every_first > screen_marked_ + tuning::kScreenMinPairs) {
         marked_last = every_first + screen_marked_;
-        screened->push_back(Screened{&move, m_lo, static_cast<std::size_t>(marked_last - rare_.begin()),
-                                     static_cast<std::size_t>(every_last - rare_.begin())});
+        screened->push_back(Screened{&move, m_lo, static_cast<std::size_t>(marked_last - rare_.positions.begin()),
+                                     static_cast<std::size_t>(every_last - rare_.positions.begin())});
       }
       mark_pairs_with_every_heap(g, move, m_lo, heaps, every_first, marked_last, group);
       for (std::uint64_t j = 0; j < heaps; ++j) {  // the edges
@@ -1631,7 +1613,7 @@ class SparseKernel final : public Kernel {
                                                     GroupMarks& group) const {
     const std::uint64_t m_hi = m_lo + heaps - 1;
     for (RareIt r = first; r != last; ++r) {
-      const T part = static_cast<T>(rare_values_[static_cast<std::size_t>(r - rare_.begin())]);
+      const T part = static_cast<T>(rare_.values[static_cast<std::size_t>(r - rare_.positions.begin())]);
       const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
       // The partners of successive r lie far apart once n outgrows the caches: ask for those of
       // a later r now, so that they arrive while this one is marked.
@@ -1673,7 +1655,7 @@ class SparseKernel final : public Kernel {
   }
 
   // Whether a group's pairs are marked as bits (pair_bits.hpp): while every value lies below 64.
-  bool marks_as_bits() const { return bound_ <= kOneWordValues && can_mark_pair_bits(); }
+  bool marks_as_bits() const { return rare_.bound <= kOneWordValues && can_mark_pair_bits(); }
 
   void forget_probe_parts() {
     probe_parts_.clear();
@@ -1698,12 +1680,12 @@ class SparseKernel final : public Kernel {
     probes_as_bits_ = marks_as_bits();
     const std::uint64_t positions = probes_as_bits_ ? tuning::kProbePositionsAsBits : tuning::kProbePositions;
     std::vector<Value> values;
-    for (Value v = 0; v < histogram_.size(); ++v)
-      if (histogram_[v] > 0) values.push_back(v);
+    for (Value v = 0; v < rare_.histogram.size(); ++v)
+      if (rare_.histogram[v] > 0) values.push_back(v);
     const std::size_t chosen = std::min<std::size_t>(values.size(), tuning::kProbeValues);
     std::partial_sort(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(chosen), values.end(),
-                      [this](Value x, Value y) { return histogram_[x] > histogram_[y]; });
-    std::vector<std::uint64_t> wanted(histogram_.size(), 0);
+                      [this](Value x, Value y) { return rare_.histogram[x] > rare_.histogram[y]; });
+    std::vector<std::uint64_t> wanted(rare_.histogram.size(), 0);
     for (std::size_t i = 0; i < chosen; ++i) wanted[values[i]] = positions;
     std::uint64_t left = chosen * positions;
     const std::uint64_t scan_end = std::min({g.size(), prefix_end_, tuning::kProbeScanReach});
@@ -1720,7 +1702,7 @@ class SparseKernel final : public Kernel {
   template <class T>
   int list_unseen(std::uint64_t i, Value from, Value limit, ScreenCandidates<T>& into, std::uint64_t j) const {
     int count = 0;
-    known_[i].for_each_missing_of(common_pattern(base_ + i), from, limit, [&](Value v) {
+    known_[i].for_each_missing_of(rare_.common_pattern(base_ + i), from, limit, [&](Value v) {
       into.values[count++][j] = static_cast<T>(v);
       return count < kScreenSlots;
     });
@@ -1738,7 +1720,7 @@ class SparseKernel final : public Kernel {
     ScreenCandidates<T> candidates{};  // the hits past a heap's list are not read
     int listed[kScreenHeaps] = {};
     for (std::uint64_t j = 0; j < heaps; ++j) {
-      listed[j] = list_unseen(first + j, 0, static_cast<Value>(bound_), candidates, j);
+      listed[j] = list_unseen(first + j, 0, static_cast<Value>(rare_.bound), candidates, j);
       if (listed[j] == kScreenSlots) exact_below_[first + j] = candidates.values[kScreenSlots - 1][j] + Value{1};
     }
     std::uint64_t hits[kScreenSlots] = {};
@@ -1750,7 +1732,7 @@ class SparseKernel final : public Kernel {
     for (std::uint64_t j = 0; j < heaps; ++j) {
       const ValueSet& known = known_[first + j];
       if (exact_below_[first + j] == kExact ||
-          known.first_missing_of(common_pattern(base_ + first + j), static_cast<Value>(bound_)) <
+          known.first_missing_of(rare_.common_pattern(base_ + first + j), static_cast<Value>(rare_.bound)) <
               exact_below_[first + j])
         continue;
       remark_[first + j] = 1;
@@ -1768,8 +1750,8 @@ class SparseKernel final : public Kernel {
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks) {
     const std::uint64_t j = i % screening_unit();
     for (const Screened& range : screened_of(i))
-      mark_pairs(g, *range.move, range.m_lo + j, rare_.begin() + static_cast<std::ptrdiff_t>(range.first),
-                 rare_.begin() + static_cast<std::ptrdiff_t>(range.last), marks);
+      mark_pairs(g, *range.move, range.m_lo + j, rare_.positions.begin() + static_cast<std::ptrdiff_t>(range.first),
+                 rare_.positions.begin() + static_cast<std::ptrdiff_t>(range.last), marks);
     marks.move_into(known_[i]);
     exact_below_[i] = kExact;
   }
@@ -1781,7 +1763,7 @@ class SparseKernel final : public Kernel {
   void list_candidates(std::uint64_t n, int most = tuning::kQuickCandidates) {
     Candidates& listed = candidates_[n - base_];
     const ValueSet& known = known_[n - base_];
-    const ValueSet& common = common_pattern(n);
+    const ValueSet& common = rare_.common_pattern(n);
     const Value limit = std::min(exact_below_[n - base_], candidates_below<T>());
     listed.count = 0;
     listed.given = 0;
@@ -1795,7 +1777,7 @@ class SparseKernel final : public Kernel {
   // The bound on candidates: the largest T marks a hole (find_xor_values), so it is never one.
   template <class T>
   Value candidates_below() const {
-    return std::min<Value>(static_cast<Value>(bound_), static_cast<Value>(std::numeric_limits<T>::max()));
+    return std::min<Value>(static_cast<Value>(rare_.bound), static_cast<Value>(std::numeric_limits<T>::max()));
   }
 
   // Sets listed.unsure: bit k where a rare value below candidate k is missing from known.
@@ -1858,7 +1840,7 @@ class SparseKernel final : public Kernel {
     };
     std::uint64_t left = missing.remove_all(found);
     // Folding marks into bits costs about bound/8 operations: keep chunks larger than that.
-    const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, bound_);
+    const std::uint64_t chunk = std::max<std::uint64_t>(tuning::kSparseScanChunk, rare_.bound);
     std::uint64_t a = first;
     while (left > kSearchedValues && a <= largest_a) {
       const std::uint64_t last = a + chunk - 1;
@@ -1896,17 +1878,18 @@ class SparseKernel final : public Kernel {
   template <class T>
   void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
                                     std::size_t rare_before_block, ValueSet& seen) const {
-    const RareIt before_block = rare_.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
-    const RareIt first = std::lower_bound(rare_.begin(), before_block, std::uint64_t{1});  // parts are non-empty
+    const RareIt before_block = rare_.positions.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
+    // Parts are non-empty.
+    const RareIt first = std::lower_bound(rare_.positions.begin(), before_block, std::uint64_t{1});
     // Not before_block itself: the first block (from 0) lists heap 0, an empty part, among its own.
-    const RareIt first_new = std::lower_bound(before_block, rare_.end(), std::uint64_t{1});
+    const RareIt first_new = std::lower_bound(before_block, rare_.positions.end(), std::uint64_t{1});
     for (const SplitMove& move : moves_.split_two()) {
       if (move.take + 2 > n) break;
       const std::uint64_t m = n - move.take;
       // Rare r from before the block whose partner m - r is limit or more: 1 <= r <= m - limit.
       if (m >= limit)
         mark_pairs(g, move, m, first, std::upper_bound(first, before_block, std::min(m - limit, m - 1)), seen);
-      mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.end(), m), seen);
+      mark_pairs(g, move, m, first_new, std::lower_bound(first_new, rare_.positions.end(), m), seen);
     }
   }
 
@@ -1918,14 +1901,14 @@ class SparseKernel final : public Kernel {
   template <class T>
   Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit, ValueSet& seen, std::uint64_t scanned_to,
                Value exact_below, DecideScratch& scratch) const {
-    const ValueSet& common = common_pattern(n);
+    const ValueSet& common = rare_.common_pattern(n);
     ValueSet& missing = scratch.missing;
-    Value c = seen.first_missing_of(common, static_cast<Value>(bound_));
+    Value c = seen.first_missing_of(common, static_cast<Value>(rare_.bound));
     if (c >= exact_below) {
       for (const SplitMove& move : moves_.split_two())
         if (move.take + 2 <= n) mark_rare_pairs(g, move, n - move.take, 0, limit, scratch.marks);
       scratch.marks.move_into(seen);
-      c = seen.first_missing_of(common, static_cast<Value>(bound_));
+      c = seen.first_missing_of(common, static_cast<Value>(rare_.bound));
     }
     if (missing.assign_missing_below(seen, common, c) == 0) return c;
     collect_missing(g, n, 1, limit, n, scratch.marks, missing, seen);
@@ -1950,13 +1933,13 @@ class SparseKernel final : public Kernel {
     return decide(g, n, known_below(n), scratch.seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
   }
 
-  // Puts into scratch.seen (fitted to bound_) heap n's options listed before its turn (its known
+  // Puts into scratch.seen (fitted to rare_.bound) heap n's options listed before its turn (its known
   // set), its simple options and its rare pairs with a partner from known_below(n) on: all but
   // the pairs a full decision marks or scans for itself.
   template <class T>
   void mark_options_left(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                          DecideScratch& scratch) const {
-    scratch.fit(bound_);
+    scratch.fit(rare_.bound);
     ValueSet& seen = scratch.seen;
     seen.assign(known_[n - base_]);
     if (moves_.split_three().empty()) {
@@ -1994,10 +1977,10 @@ class SparseKernel final : public Kernel {
     NearRare<T>& near = near_rare<T>();
     std::fill(near.parts.begin(), near.parts.end(), T{0});
     std::fill(near.holes.begin(), near.holes.end(), std::numeric_limits<T>::max());
-    for (std::size_t k = 0; k < rare_.size() && rare_[k] <= near_; ++k)
-      if (rare_[k] > 0) {
-        near.parts[near_ - rare_[k]] = static_cast<T>(rare_values_[k]);
-        near.holes[near_ - rare_[k]] = 0;
+    for (std::size_t k = 0; k < rare_.positions.size() && rare_.positions[k] <= near_; ++k)
+      if (rare_.positions[k] > 0) {
+        near.parts[near_ - rare_.positions[k]] = static_cast<T>(rare_.values[k]);
+        near.holes[near_ - rare_.positions[k]] = 0;
       }
   }
 
@@ -2039,7 +2022,7 @@ class SparseKernel final : public Kernel {
   // thousands of heaps).
   template <class T>
   Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value) const {
-    if (bound_ != candidates_bound_) return Quick::kUndecided;  // the values grew wider
+    if (rare_.bound != candidates_bound_) return Quick::kUndecided;  // the values grew wider
     const Candidates& listed = candidates_[n - base_];
     assert(listed.given == 0);  // the pipeline drops those its bands gave (drop_given)
     // A few at a time, in order.
@@ -2076,9 +2059,9 @@ class SparseKernel final : public Kernel {
         options.given |= find_xor_values(near.parts.data() + first_lane, g.data() + (m - lanes),
                                          near.holes.data() + first_lane, lanes, candidates, count);
       }
-      for (std::size_t k = rare_before_block; k < rare_.size(); ++k) {  // rare positions new in the block
-        const std::uint64_t r = rare_[k];
-        if (r < m && !(move.unequal && 2 * r == m)) options.insert(static_cast<Value>(rare_values_[k] ^ g[m - r]));
+      for (std::size_t k = rare_before_block; k < rare_.positions.size(); ++k) {  // rare positions new in the block
+        const std::uint64_t r = rare_.positions[k];
+        if (r < m && !(move.unequal && 2 * r == m)) options.insert(static_cast<Value>(rare_.values[k] ^ g[m - r]));
       }
     }
     moves_.mark_simple_options(g, n, options);
@@ -2096,49 +2079,18 @@ class SparseKernel final : public Kernel {
   Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value,
                              DecideScratch& scratch) {
     const Quick outcome = decide_quickly(g, n, rare_before_block, value);
-    if (outcome != Quick::kUndecided || bound_ != candidates_bound_ || exact_below_[n - base_] == kExact)
+    if (outcome != Quick::kUndecided || rare_.bound != candidates_bound_ || exact_below_[n - base_] == kExact)
       return outcome;
-    scratch.fit(bound_);
+    scratch.fit(rare_.bound);
     mark_screened_pairs(g, n - base_, scratch.marks);
     list_candidates<T>(n);
     return decide_quickly(g, n, rare_before_block, value);
   }
 
-  void count_value(std::uint64_t n, Value value) {
-    while (value >= bound_) {
-      bound_ *= 2;
-      mask_stale_ = true;
-    }
-    if (histogram_.size() < bound_) {
-      histogram_.resize(bound_, 0);
-      odd_histogram_.resize(bound_, 0);
-    }
-    count_common(n, value);
-  }
-
-  // Counts G(n) = value, common and within the histogram's bound: all that record() does then.
-  void count_common(std::uint64_t n, Value value) {
-    ++histogram_[value];
-    odd_histogram_[value] += n & 1;
-  }
-
+  // Records G(n) = value in the rare-value state; the heaps decided alone are prepared again once
+  // the bound or the rare list changes.
   void record(std::uint64_t n, Value value) {
-    const std::uint64_t old_bound = bound_;
-    const bool was_stale = mask_stale_;
-    count_value(n, value);
-    if (bound_ != old_bound) {
-      build_patterns();
-      bound_grown_at_.push_back({n, old_bound});
-      lone_ready_ = false;  // prepared for the values' old width
-    }
-    if (lists_rare_ && is_rare(value, n, mask_)) {
-      rare_.push_back(n);
-      rare_values_.push_back(value);
-      lone_ready_ = false;
-      if (rare_.size() >= std::max(tuning::kMaskRechoiceLeast, rare_at_choice_ * tuning::kMaskRechoiceGrowth))
-        mask_stale_ = true;
-    }
-    if (mask_stale_ && !was_stale) stale_since_ = n;
+    if (rare_.record(n, value, lists_rare_)) lone_ready_ = false;
   }
 
   // record() for the heaps from..to - 1 decided alone: only the last may be rare (decide() stops
@@ -2147,18 +2099,12 @@ class SparseKernel final : public Kernel {
   void record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to) {
     for (std::uint64_t n = from; n < to; ++n) {
       const Value value = g[n];
-      if (value >= bound_ || value >= histogram_.size() || is_rare(value, n, mask_)) {
+      if (value >= rare_.bound || value >= rare_.histogram.size() || is_rare(value, n, rare_.mask)) {
         record(n, value);
         continue;
       }
-      count_common(n, value);
+      rare_.count_common(n, value);
     }
-  }
-
-  // What record() changed in the block, for forget_from().
-  void start_undo_log() {
-    bound_grown_at_.clear();
-    stale_since_ = mask_stale_ ? 0 : kNever;
   }
 
   // Puts a wrong speculation right: the values from its heap on taken back, its true value
@@ -2170,83 +2116,18 @@ class SparseKernel final : public Kernel {
     record(miss.heap, miss.value);
   }
 
-  // Takes back the values from heap n on (n within the block, after start_undo_log()): as if
+  // Takes back the values from heap n on (n within the block, after rare_.start_undo_log()): as if
   // they had never been recorded.
   template <class T>
   void forget_from(ValueVector<T>& g, std::uint64_t n) {
-    for (std::uint64_t k = n; k < g.size(); ++k) {
-      --histogram_[g[k]];
-      odd_histogram_[g[k]] -= k & 1;
-    }
-    g.resize(n);
-    while (!rare_.empty() && rare_.back() >= n) {
-      rare_.pop_back();
-      rare_values_.pop_back();
-      lone_ready_ = false;
-    }
-    const auto grown = std::find_if(bound_grown_at_.begin(), bound_grown_at_.end(),
-                                    [n](const auto& growth) { return growth.first >= n; });
-    if (grown != bound_grown_at_.end()) {
-      bound_ = grown->second;
-      histogram_.resize(bound_);
-      odd_histogram_.resize(bound_);
-      bound_grown_at_.erase(grown, bound_grown_at_.end());
-      build_patterns();
-      lone_ready_ = false;
-    }
-    if (stale_since_ != kNever && stale_since_ >= n) {
-      mask_stale_ = false;
-      stale_since_ = kNever;
-    }
+    if (rare_.forget_from(g, n)) lone_ready_ = false;
   }
 
-  // Picks the mask with the fewest rare positions so far (Walsh-Hadamard of the histogram) and
-  // rebuilds the rare list if it changed. With values released the list cannot be rebuilt: the
-  // mask in use stays (any mask gives the right values; a worse one only pairs more).
+  // Picks the mask again (RareState::choose_mask).
   template <class T>
   void choose_mask(const ValueVector<T>& g) {
-    mask_stale_ = false;
-    const RareMask best = best_rare_mask(histogram_, odd_histogram_, split_parity_);
-    if (best != mask_ && !released_) {
-      mask_ = best;
-      lone_ready_ = false;
-      list_rare_positions(g);
-    }
-    rare_at_choice_ = rare_.size();
-    build_patterns();
+    if (rare_.choose_mask(g, released_, lists_rare_, split_parity_, work_span_)) lone_ready_ = false;
   }
-
-  // The rare list under mask_, from every value: a stretch of values a task, side by side, each
-  // stretch's positions in order and joined in order. On one thread, Grundy's game's values to 7.25
-  // million (where its mask changes) took 5.8 ms, a sixth of a two-thread run's one-thread time.
-  template <class T>
-  void list_rare_positions(const ValueVector<T>& g) {
-    rare_.clear();
-    rare_values_.clear();
-    if (!lists_rare_) return;
-    constexpr std::uint64_t kStretch = std::uint64_t{1} << 20;
-    std::vector<std::vector<std::uint64_t>> found((g.size() + kStretch - 1) / kStretch);
-    run_stretches_side_by_side(g.size(), kStretch, work_span_,
-                               [&](std::uint64_t k, std::uint64_t begin, std::uint64_t end) {
-                                 for (std::uint64_t n = begin; n < end; ++n)
-                                   if (is_rare(g[n], n, mask_)) found[k].push_back(n);
-                               });
-    for (const std::vector<std::uint64_t>& positions : found)
-      for (const std::uint64_t n : positions) {
-        rare_.push_back(n);
-        rare_values_.push_back(g[n]);
-      }
-  }
-
-  // The values a heap's rare pairs list: not rare for it (docs/THEORY.md section 4).
-  void build_patterns() {
-    for (std::uint64_t parity = 0; parity < 2; ++parity) {
-      common_patterns_[parity].reset(bound_);
-      for (Value v = 0; v < bound_; ++v)
-        if (!is_rare(v, parity, mask_)) common_patterns_[parity].insert(v);
-    }
-  }
-  const ValueSet& common_pattern(std::uint64_t n) const { return common_patterns_[n & 1]; }
 
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
   std::uint64_t near_ = tuning::kSparseBlock;   // the near rare positions' lanes (lay_out_near_rare)
@@ -2254,23 +2135,12 @@ class SparseKernel final : public Kernel {
   std::uint64_t heap_count_ = 0;       // its heaps (known_ may hold more sets: it only grows)
   bool pipelined_ = false;             // the per-heap state is the pipeline's (known_below)
   std::uint64_t pipeline_from_ = 0;    // the pipeline waits for this heap after it stopped early
-  std::uint64_t bound_ = 1;            // a power of two above every value so far
-  RareMask mask_;                      // {0}: every value is rare (the naive method)
-  bool mask_stale_ = true;
-  std::uint64_t rare_at_choice_ = 0;
-  std::vector<std::uint64_t> histogram_;
-  std::vector<std::uint64_t> odd_histogram_;  // odd_histogram_[v]: odd positions with value v
-  std::vector<std::uint64_t> rare_;    // rare positions, increasing
-  std::vector<Value> rare_values_;     // G at each rare position (kept when the values are released)
-  const bool lists_rare_;              // whether rare_ is kept (the game splits into two heaps)
+  RareState rare_;                     // the rare-value state (rare_state.hpp)
+  const bool lists_rare_;              // whether rare_.positions is kept (the game splits into two heaps)
   const SplitTakeParity split_parity_;  // whether the mask may use the heap's parity
   bool released_ = false;              // bounded memory: G(prefix_end_..tail_start_-1) may not be read
   std::uint64_t prefix_end_ = 0;
   std::uint64_t tail_start_ = 0;
-  ValueSet common_patterns_[2];        // the common values below bound_ for even and odd heaps
-  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> bound_grown_at_;  // this block: (heap, bound before)
-  std::uint64_t stale_since_ = kNever;  // the heap of this block whose record made mask_stale_ true
   DecideScratch ordered_scratch_;      // the ordered part's full decisions (and the flowing chain's)
   BlockFlow flow_;                     // the flowing block's state (flow_block)
   std::vector<std::uint64_t> speculated_;  // heaps of the block whose value was taken on speculation
@@ -2285,7 +2155,7 @@ class SparseKernel final : public Kernel {
   std::vector<Candidates> candidates_;  // per heap of the block
   std::unique_ptr<PipelineGroup[]> pipeline_groups_;  // pipeline_group_room
   std::size_t pipeline_group_capacity_ = 0;
-  std::uint64_t candidates_bound_ = 0;  // bound_ when they were listed
+  std::uint64_t candidates_bound_ = 0;  // rare_.bound when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
   std::vector<std::uint64_t> probe_parts_;  // first parts of the probe pairs, increasing
   std::uint64_t probes_chosen_at_ = 0;      // the values known when they were chosen
