@@ -94,8 +94,7 @@ bool SparseKernel::can_flow(std::uint64_t start, std::uint64_t end) const {
 // full decisions in confirmed_.
 template <class T>
 std::uint64_t SparseKernel::flow_block(ValueVector<T>& g, std::uint64_t start, std::uint64_t end,
-    std::size_t rare_before_block,
-                                       bool speculate) {
+                                       std::size_t rare_before_block, bool speculate) {
   const std::uint64_t count = end - start;
   prepare_heaps(start, count);
   reset_heaps(0, count);
@@ -136,7 +135,8 @@ std::uint64_t SparseKernel::flow_block(ValueVector<T>& g, std::uint64_t start, s
 // was. Stops the chain (chain_done) after the block's last heap, or before a value that would
 // change what the other threads read.
 template <class T>
-bool SparseKernel::advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, bool speculate) {
+inline bool SparseKernel::advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block,
+                                        bool speculate) {
   const std::uint64_t h = flow.chained;
   if (!flow.task_done[h].load(std::memory_order_acquire)) return false;
   const Ticks began = flow.timed ? begin_task() : 0;
@@ -165,7 +165,7 @@ bool SparseKernel::advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t
 // Whether recording G(n) = value would change what the block's other threads read: the sets'
 // bound (and with it the common patterns), the histogram's size, or the rare positions. A value
 // too wide for T is past the bound too.
-bool SparseKernel::changes_shared_state(std::uint64_t n, Value value) const {
+inline bool SparseKernel::changes_shared_state(std::uint64_t n, Value value) const {
   return value >= rare_.bound || value >= rare_.histogram.size() || (lists_rare_ && is_rare(value, n, rare_.mask));
 }
 
@@ -173,7 +173,7 @@ bool SparseKernel::changes_shared_state(std::uint64_t n, Value value) const {
 // the marking wrote, still in this core's cache (on two threads, Grundy's game to 2^23, the heap
 // tasks took 1.23-1.25 s instead of 1.30-1.33 s, as on one thread). Returns flow.tasks if none
 // is ready.
-std::uint64_t SparseKernel::claim_heap_task(BlockFlow& flow) {
+inline std::uint64_t SparseKernel::claim_heap_task(BlockFlow& flow) {
   constexpr std::uint64_t kTasksAGroup = tuning::kSparseGroup / tuning::kSparseHeapsPerTask;
   const int me = omp_get_thread_num();
   for (const bool mine_only : {true, false})
@@ -191,7 +191,7 @@ std::uint64_t SparseKernel::claim_heap_task(BlockFlow& flow) {
 // Claims and runs one of the flow's tasks other than the chain's: a group's marking, else a heap
 // task (claim_heap_task), else confirmations behind the chain. Returns false if none was ready.
 template <class T>
-bool SparseKernel::run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worker& worker) {
+inline bool SparseKernel::run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worker& worker) {
   if (flow.next_group.load(std::memory_order_relaxed) < flow.groups) {
     const std::uint64_t q = flow.next_group.fetch_add(1, std::memory_order_relaxed);
     if (q < flow.groups) {
@@ -233,7 +233,7 @@ bool SparseKernel::run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worke
 // The flow's work and span: with threads enough, every group is marked at once, each heap
 // task runs as soon as its group is, the chain takes each task once both it and the task before
 // are done, and a confirmation task runs as soon as the chain has passed its last heap.
-RegionTicks SparseKernel::flow_ticks(const BlockFlow& flow) const {
+inline RegionTicks SparseKernel::flow_ticks(const BlockFlow& flow) const {
   RegionTicks ticks;
   std::vector<Ticks> chained_at(flow.tasks);
   Ticks chain = 0;
@@ -397,9 +397,8 @@ void SparseKernel::reset_heaps(std::uint64_t first, std::uint64_t last) {
 // A heap task of the block: the own work of the heaps base_ + i, i in [first, last), before their
 // turn: their scans and, where the ordered part decides quickly, their candidates.
 template <class T>
-void SparseKernel::run_heap_task(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, bool quick,
-    ValueMarks& marks,
-                                 ValueSet& missing) {
+inline void SparseKernel::run_heap_task(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, bool quick,
+                                        ValueMarks& marks, ValueSet& missing) {
   for (std::uint64_t i = first; i < last; ++i) {
     scan_known_pairs(g, i, base_, marks, missing);
     if (quick) list_candidates<T>(base_ + i);
@@ -410,8 +409,8 @@ void SparseKernel::run_heap_task(const ValueVector<T>& g, std::uint64_t first, s
 // screening failed, then its scan for the rare values below its least common value not known,
 // among the pairs with the partner below limit (scanned_to_).
 template <class T>
-void SparseKernel::scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
-                                    ValueSet& missing) {
+inline void SparseKernel::scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit,
+                                           ValueMarks& marks, ValueSet& missing) {
   mark_if_screening_failed(g, i, marks);
   const ValueSet& common = rare_.common_pattern(base_ + i);
   const Value c = known_[i].first_missing_of(common, static_cast<Value>(rare_.bound));
@@ -425,19 +424,12 @@ void SparseKernel::scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, st
       std::uint64_t end, std::size_t rare_before_block, bool speculate); \
   template std::uint64_t SparseKernel::flow_block<T>(ValueVector<T>& g, std::uint64_t start, std::uint64_t end, \
       std::size_t rare_before_block, bool speculate); \
-  template bool SparseKernel::advance_chain<T>(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, \
-      bool speculate); \
-  template bool SparseKernel::run_flow_task<T>(const ValueVector<T>& g, BlockFlow& flow, Worker& worker); \
   template std::optional<SparseKernel::Miss> SparseKernel::confirm_speculations<T>(ValueVector<T>& g, \
       std::size_t rare_before_block); \
   template std::optional<SparseKernel::Miss> SparseKernel::first_miss<T>(ValueVector<T>& g, \
       std::size_t first_stopped, const std::exception_ptr& stopped); \
   template void SparseKernel::enumerate_known_pairs<T>(const ValueVector<T>& g, std::uint64_t start, \
-      std::uint64_t end); \
-  template void SparseKernel::run_heap_task<T>(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, \
-      bool quick, ValueMarks& marks, ValueSet& missing); \
-  template void SparseKernel::scan_known_pairs<T>(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, \
-      ValueMarks& marks, ValueSet& missing);
+      std::uint64_t end);
 SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
 #undef SGX_SPARSE_INSTANTIATE
 

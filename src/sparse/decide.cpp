@@ -24,8 +24,7 @@ namespace sgx {
 // decide_fully.
 template <class T>
 Value SparseKernel::confirmed_value(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
-    Worker& worker,
-                                    ValueSet& found) const {
+                                    Worker& worker, ValueSet& found) const {
   const Value value = g[n];
   if (moves_.split_three().empty()) moves_.mark_simple_options(g, n, found);
   ValueSet& missing = worker.missing;
@@ -157,8 +156,8 @@ SparseKernel::Collected SparseKernel::collect_missing(const ValueVector<T>& g, s
 // positions that joined during this block. (Pairs of two common parts give rare values only:
 // decide() looks for those when it needs them.)
 template <class T>
-void SparseKernel::enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
-                                                std::size_t rare_before_block, ValueSet& seen) const {
+inline void SparseKernel::enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
+                                                       std::size_t rare_before_block, ValueSet& seen) const {
   const RareIt before_block = rare_.positions.begin() + static_cast<std::ptrdiff_t>(rare_before_block);
   // Parts are non-empty.
   const RareIt first = std::lower_bound(rare_.positions.begin(), before_block, std::uint64_t{1});
@@ -181,8 +180,7 @@ void SparseKernel::enumerate_pairs_inside_block(const ValueVector<T>& g, std::ui
 // the least unseen one lies there, the rare pairs with partner below limit are listed again.
 template <class T>
 Value SparseKernel::decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit, ValueSet& seen,
-    std::uint64_t scanned_to,
-                           Value exact_below, DecideScratch& scratch) const {
+                           std::uint64_t scanned_to, Value exact_below, DecideScratch& scratch) const {
   const ValueSet& common = rare_.common_pattern(n);
   ValueSet& missing = scratch.missing;
   Value c = seen.first_missing_of(common, static_cast<Value>(rare_.bound));
@@ -209,8 +207,8 @@ Value SparseKernel::decide(const ValueVector<T>& g, std::uint64_t n, std::uint64
 // its rare pairs with a partner from known_below(n) on, then decide(). Reads only the values
 // below n.
 template <class T>
-Value SparseKernel::decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
-                                 DecideScratch& scratch) const {
+inline Value SparseKernel::decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                                        DecideScratch& scratch) const {
   mark_options_left(g, n, rare_before_block, scratch);
   return decide(g, n, known_below(n), scratch.seen, scanned_to_[n - base_], exact_below_[n - base_], scratch);
 }
@@ -277,7 +275,7 @@ bool SparseKernel::takes_all_between(std::uint64_t from, std::uint64_t to) const
 // thousands of heaps).
 template <class T>
 SparseKernel::Quick SparseKernel::decide_quickly(const ValueVector<T>& g, std::uint64_t n,
-    std::size_t rare_before_block, Value& value) const {
+                                                 std::size_t rare_before_block, Value& value) const {
   if (rare_.bound != candidates_bound_) return Quick::kUndecided;  // the values grew wider
   const Candidates& listed = candidates_[n - base_];
   assert(listed.given == 0);  // the pipeline drops those its bands gave (drop_given)
@@ -297,9 +295,8 @@ SparseKernel::Quick SparseKernel::decide_quickly(const ValueVector<T>& g, std::u
 // gives (its pairs with the near rare positions and with rare positions new in the block, and its
 // simple options), or -1.
 template <class T>
-int SparseKernel::first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
-    const Value* compared,
-                                  int count) const {
+inline int SparseKernel::first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                                         const Value* compared, int count) const {
   const std::uint64_t start = known_below(n);
   T candidates[tuning::kQuickCandidates];
   for (int k = 0; k < count; ++k) candidates[k] = static_cast<T>(compared[k]);
@@ -332,9 +329,9 @@ int SparseKernel::first_not_given(const ValueVector<T>& g, std::uint64_t n, std:
 // is then settled by the compare: on Grundy's game to 2^22, 8559 full decisions are left of
 // 72617.
 template <class T>
-SparseKernel::Quick SparseKernel::decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n,
-    std::size_t rare_before_block, Value& value,
-                                                       DecideScratch& scratch) {
+inline SparseKernel::Quick SparseKernel::decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n,
+                                                              std::size_t rare_before_block, Value& value,
+                                                              DecideScratch& scratch) {
   const Quick outcome = decide_quickly(g, n, rare_before_block, value);
   if (outcome != Quick::kUndecided || rare_.bound != candidates_bound_ || exact_below_[n - base_] == kExact)
     return outcome;
@@ -356,22 +353,14 @@ SparseKernel::Quick SparseKernel::decide_quickly_exact(const ValueVector<T>& g, 
   template SparseKernel::Collected SparseKernel::collect_missing<T>(const ValueVector<T>& g, std::uint64_t n, \
       std::uint64_t first, std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks, \
           ValueSet& missing, ValueSet& found) const; \
-  template void SparseKernel::enumerate_pairs_inside_block<T>(const ValueVector<T>& g, std::uint64_t n, \
-      std::uint64_t limit, std::size_t rare_before_block, ValueSet& seen) const; \
   template Value SparseKernel::decide<T>(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit, \
       ValueSet& seen, std::uint64_t scanned_to, Value exact_below, DecideScratch& scratch) const; \
-  template Value SparseKernel::decide_fully<T>(const ValueVector<T>& g, std::uint64_t n, \
-      std::size_t rare_before_block, DecideScratch& scratch) const; \
   template void SparseKernel::mark_options_left<T>(const ValueVector<T>& g, std::uint64_t n, \
       std::size_t rare_before_block, DecideScratch& scratch) const; \
   template void SparseKernel::lay_out_near_rare<T>(std::uint64_t lanes); \
   template NearOptions<T> SparseKernel::near_options<T>() const; \
   template SparseKernel::Quick SparseKernel::decide_quickly<T>(const ValueVector<T>& g, std::uint64_t n, \
-      std::size_t rare_before_block, Value& value) const; \
-  template int SparseKernel::first_not_given<T>(const ValueVector<T>& g, std::uint64_t n, \
-      std::size_t rare_before_block, const Value* compared, int count) const; \
-  template SparseKernel::Quick SparseKernel::decide_quickly_exact<T>(const ValueVector<T>& g, std::uint64_t n, \
-      std::size_t rare_before_block, Value& value, DecideScratch& scratch);
+      std::size_t rare_before_block, Value& value) const;
 SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
 #undef SGX_SPARSE_INSTANTIATE
 

@@ -54,8 +54,7 @@ void SparseKernel::screen_screened_pairs(const ValueVector<T>& g, std::uint64_t 
 // (with screening) screened.
 template <class T>
 void SparseKernel::mark_known_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
-    std::uint64_t limit,
-                                             GroupMarks& group, bool screening, bool probes) {
+                                             std::uint64_t limit, GroupMarks& group, bool screening, bool probes) {
   std::vector<Screened>& screened = screened_of(first);
   screened.clear();
   mark_rare_pairs_of_group(g, first, last, 0, limit, group, screening ? &screened : nullptr);
@@ -83,10 +82,9 @@ void SparseKernel::mark_if_screening_failed(const ValueVector<T>& g, std::uint64
 // With screened given, only the first screen_marked_ such r of a long run are marked; the rest
 // are left to screen_group, listed in screened.
 template <class T>
-void SparseKernel::mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
-    std::uint64_t low,
-                                            std::uint64_t high, GroupMarks& group,
-                                            std::vector<Screened>* screened) const {
+inline void SparseKernel::mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                                   std::uint64_t low, std::uint64_t high, GroupMarks& group,
+                                                   std::vector<Screened>* screened) const {
   const std::uint64_t heaps = last - first;
   group.prepare(heaps, rare_.bound, sizeof(T) == 1 && marks_as_bits());
   for (const SplitMove& move : moves_.split_two()) {
@@ -182,7 +180,7 @@ void SparseKernel::choose_probe_parts_if_stale(const ValueVector<T>& g) {
 // each of the kProbeValues most frequent values so far, below kProbeScanReach (and in the
 // prefix, while values are released).
 template <class T>
-void SparseKernel::choose_probe_parts(const ValueVector<T>& g) {
+inline void SparseKernel::choose_probe_parts(const ValueVector<T>& g) {
   probe_parts_.clear();
   probes_chosen_at_ = std::max<std::uint64_t>(g.size(), 1);
   probes_as_bits_ = marks_as_bits();
@@ -209,7 +207,7 @@ void SparseKernel::choose_probe_parts(const ValueVector<T>& g) {
 // among its common ones, the least first, up to kScreenSlots; returns how many.
 template <class T>
 int SparseKernel::list_unseen(std::uint64_t i, Value from, Value limit, ScreenCandidates<T>& into,
-    std::uint64_t j) const {
+                              std::uint64_t j) const {
   int count = 0;
   known_[i].for_each_missing_of(rare_.common_pattern(base_ + i), from, limit, [&](Value v) {
     into.values[count++][j] = static_cast<T>(v);
@@ -224,7 +222,7 @@ int SparseKernel::list_unseen(std::uint64_t i, Value from, Value limit, ScreenCa
 // marked after all (its least unseen common value lies past them): remark_ says so, and
 // mark_screened_pairs does it; exact_below_ says where each set stops being exact.
 template <class T>
-void SparseKernel::screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last) {
+inline void SparseKernel::screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last) {
   const std::uint64_t heaps = last - first;
   ScreenCandidates<T> candidates{};  // the hits past a heap's list are not read
   int listed[kScreenHeaps] = {};
@@ -281,15 +279,11 @@ void SparseKernel::review_screening() {
       std::uint64_t last, std::uint64_t limit, GroupMarks& group, bool screening, bool probes); \
   template void SparseKernel::mark_if_screening_failed<T>(const ValueVector<T>& g, std::uint64_t i, \
       ValueMarks& marks); \
-  template void SparseKernel::mark_rare_pairs_of_group<T>(const ValueVector<T>& g, std::uint64_t first, \
-      std::uint64_t last, std::uint64_t low, std::uint64_t high, GroupMarks& group, \
-          std::vector<Screened>* screened) const; \
   template void SparseKernel::mark_pairs_with_every_heap<T>(const ValueVector<T>& g, const SplitMove& move, \
       std::uint64_t m_lo, std::uint64_t heaps, RareIt first, RareIt last, GroupMarks& group) const; \
   template void SparseKernel::mark_probe_pairs_of_group<T>(const ValueVector<T>& g, std::uint64_t first, \
       std::uint64_t last, std::uint64_t limit, GroupMarks& group) const; \
   template void SparseKernel::choose_probe_parts_if_stale<T>(const ValueVector<T>& g); \
-  template void SparseKernel::choose_probe_parts<T>(const ValueVector<T>& g); \
   template void SparseKernel::mark_screened_pairs<T>(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks);
 SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
 #undef SGX_SPARSE_INSTANTIATE
@@ -302,8 +296,7 @@ SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
   template void SparseKernel::screen_screened_pairs<T>(const ValueVector<T>& g, std::uint64_t first, \
       std::uint64_t last, const ScreenCandidates<T>& candidates, std::uint64_t* hits) const; \
   template int SparseKernel::list_unseen<T>(std::uint64_t i, Value from, Value limit, ScreenCandidates<T>& into, \
-      std::uint64_t j) const; \
-  template void SparseKernel::screen_group<T>(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last);
+      std::uint64_t j) const;
 SGX_SPARSE_FOR_NARROW_TYPES(SGX_SPARSE_INSTANTIATE_NARROW)
 #undef SGX_SPARSE_INSTANTIATE_NARROW
 

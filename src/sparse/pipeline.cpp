@@ -86,7 +86,7 @@ bool SparseKernel::can_pipeline(std::uint64_t start, std::uint64_t target) const
 }
 
 // Room for count groups, kept from step to step; start_groups puts them in their first state.
-std::span<SparseKernel::PipelineGroup> SparseKernel::pipeline_group_room(std::size_t count) {
+inline std::span<SparseKernel::PipelineGroup> SparseKernel::pipeline_group_room(std::size_t count) {
   if (count > pipeline_group_capacity_) {
     pipeline_groups_ = std::make_unique<PipelineGroup[]>(count);
     pipeline_group_capacity_ = count;
@@ -97,7 +97,7 @@ std::span<SparseKernel::PipelineGroup> SparseKernel::pipeline_group_room(std::si
 // The step's groups put in their first state by the threads side by side, before any task: on
 // one thread this took 5-6 ms of the 24-28 ms a 64-thread run to 2^24 spent outside its regions
 // (258 steps of 1024 groups). Every path through the step's tasks starts after it.
-void SparseKernel::start_groups(Pipeline& pipe) {
+inline void SparseKernel::start_groups(Pipeline& pipe) {
   static_assert(std::is_trivially_destructible_v<PipelineGroup>, "a group is overwritten in place");
   const Ticks began = pipe.timed ? begin_task() : 0;
 #pragma omp for schedule(static) nowait
@@ -150,7 +150,7 @@ void SparseKernel::pipeline(ValueVector<T>& g, std::uint64_t target) {
 // The chain: each group's heaps in order, once its candidates are listed, helping with the
 // other tasks while they are not.
 template <class T>
-void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
+inline void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
   const Value type_max = std::numeric_limits<T>::max();
   const std::uint64_t count = g.size() - base_;
   const NearOptions<T> near = near_options<T>();
@@ -226,7 +226,7 @@ void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker) 
 // finds a new rare position there too). Grundy's game to 2^24: 18710 heaps, at 2.3-3.3
 // microseconds each in full, a quarter of the chain's time.
 template <class T>
-Value SparseKernel::least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure) {
+inline Value SparseKernel::least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure) {
   const std::uint64_t i = n - base_;
   DecideScratch& scratch = ordered_scratch_;
   mark_options_left(g, n, rare_.positions.size(), scratch);
@@ -244,7 +244,7 @@ Value SparseKernel::least_common_not_given(const ValueVector<T>& g, std::uint64_
 }
 
 // Asks for the cache lines of group q's candidates.
-void SparseKernel::prefetch_candidates(std::uint64_t q) const {
+inline void SparseKernel::prefetch_candidates(std::uint64_t q) const {
   const std::uint64_t first = std::min(heap_count_, q * tuning::kSparseGroup);
   const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
   const char* const begin = reinterpret_cast<const char*>(candidates_.data() + first);
@@ -254,7 +254,7 @@ void SparseKernel::prefetch_candidates(std::uint64_t q) const {
 
 // Runs tasks until the chain is done and every group it passed is confirmed.
 template <class T>
-void SparseKernel::help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
+inline void SparseKernel::help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
   for (;;) {
     if (run_pipeline_task(g, pipe, worker)) continue;
     if (pipe.chain_done.load(std::memory_order_acquire) && pipe.all_confirmed()) return;
@@ -266,7 +266,7 @@ void SparseKernel::help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker
 // speculation makes the work after it void), then the nearest to the chain ahead of it.
 // Returns false if none was ready.
 template <class T>
-bool SparseKernel::run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
+inline bool SparseKernel::run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Worker& worker) {
   const std::uint64_t decided = base_ + pipe.decided.load(std::memory_order_acquire);
   const std::uint64_t chained = pipe.chained.load(std::memory_order_acquire);
   auto claim = [](PipelineGroup& group) { return !group.claimed.exchange(true, std::memory_order_acquire); };
@@ -321,7 +321,8 @@ bool SparseKernel::run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Wo
 // partner is decided now, so the group's probe pairs, whose partners lie near the heaps, are
 // marked for all its heaps at once before each heap's own search.
 template <class T>
-void SparseKernel::confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, Worker& worker) const {
+inline void SparseKernel::confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group,
+                                        Worker& worker) const {
   const std::uint64_t first = q * tuning::kSparseGroup;
   const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
   worker.group.prepare(last - first, rare_.bound, sizeof(T) == 1 && marks_as_bits());
@@ -342,7 +343,7 @@ void SparseKernel::confirm_group(const ValueVector<T>& g, std::uint64_t q, Pipel
 // The pipeline's work (every task's time) and span: the longest path through its tasks, each
 // waiting for the one before it in its group, for the decided heaps it reads (its gate), and the
 // chain's for the group before it, all after the groups' start.
-RegionTicks SparseKernel::pipeline_ticks(const Pipeline& pipe) const {
+inline RegionTicks SparseKernel::pipeline_ticks(const Pipeline& pipe) const {
   RegionTicks ticks;
   std::vector<Ticks> chain_finish(pipe.groups.size(), 0);
   auto decided_at = [&](std::uint64_t heap) -> Ticks {  // when the chain had decided the heaps below heap
@@ -373,13 +374,7 @@ RegionTicks SparseKernel::pipeline_ticks(const Pipeline& pipe) const {
 // Instantiated here for every type of values: the other files see only the declarations.
 #define SGX_SPARSE_INSTANTIATE(T) \
   template bool SparseKernel::can_pipeline<T>(std::uint64_t start, std::uint64_t target) const; \
-  template void SparseKernel::pipeline<T>(ValueVector<T>& g, std::uint64_t target); \
-  template void SparseKernel::run_chain<T>(ValueVector<T>& g, Pipeline& pipe, Worker& worker); \
-  template Value SparseKernel::least_common_not_given<T>(const ValueVector<T>& g, std::uint64_t n, bool& unsure); \
-  template void SparseKernel::help_pipeline<T>(const ValueVector<T>& g, Pipeline& pipe, Worker& worker); \
-  template bool SparseKernel::run_pipeline_task<T>(const ValueVector<T>& g, Pipeline& pipe, Worker& worker); \
-  template void SparseKernel::confirm_group<T>(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, \
-      Worker& worker) const;
+  template void SparseKernel::pipeline<T>(ValueVector<T>& g, std::uint64_t target);
 SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
 #undef SGX_SPARSE_INSTANTIATE
 

@@ -16,7 +16,7 @@ namespace sgx {
 // [first, last), of one group.
 template <class T>
 void SparseKernel::run_band(const ValueVector<T>& g, int stage, std::uint64_t first, std::uint64_t last,
-    Worker& worker) {
+                            Worker& worker) {
   if constexpr (sizeof(T) <= 2) {  // screened (can_pipeline)
     // The first band reaches a group past the first distance: the far pairs of its last heaps
     // start there (their partner below the first gate).
@@ -52,8 +52,8 @@ void SparseKernel::run_far_part(const ValueVector<T>& g, std::uint64_t q, std::u
 // pairs with every heap of the group (r is far below the heaps), so the band is screened 64
 // heaps at a time, with no edges.
 template <class T>
-void SparseKernel::screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
-                               std::uint64_t r_high) {
+inline void SparseKernel::screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                      std::uint64_t r_low, std::uint64_t r_high) {
   const auto band = rare_between(r_low, r_high);
   if (band.first == band.second) return;
   const std::uint64_t heaps = last - first;
@@ -78,9 +78,8 @@ void SparseKernel::screen_band(const ValueVector<T>& g, std::uint64_t first, std
 // listed one by one from their pairs marked (list_candidates_exactly): a second round for the
 // whole group cost as much as the first.
 template <class T>
-void SparseKernel::extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
-    std::uint64_t r_low,
-                                     Worker& worker) {
+inline void SparseKernel::extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                            std::uint64_t r_low, Worker& worker) {
   if (!list_more_candidates(g, first, last, r_low)) return;
   for (std::uint64_t i = first; i < last; ++i)
     if (needs_more_candidates(i)) list_candidates_exactly(g, i, r_low, worker);
@@ -88,7 +87,7 @@ void SparseKernel::extend_candidates(const ValueVector<T>& g, std::uint64_t firs
 
 // Whether heap base_ + i has fewer than three candidates not given, while its known set may
 // miss common values past its list.
-bool SparseKernel::needs_more_candidates(std::uint64_t i) const {
+inline bool SparseKernel::needs_more_candidates(std::uint64_t i) const {
   const Candidates& listed = candidates_[i];
   const int left = listed.count - static_cast<int>(count_bits(listed.given));
   return left < 3 && (exact_below_[i] != kExact || listed.count == kScreenSlots);
@@ -97,8 +96,8 @@ bool SparseKernel::needs_more_candidates(std::uint64_t i) const {
 // The round of extend_candidates for the whole group; says whether any heap had more
 // candidates listed.
 template <class T>
-bool SparseKernel::list_more_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
-    std::uint64_t r_low) {
+inline bool SparseKernel::list_more_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                               std::uint64_t r_low) {
   const std::uint64_t heaps = last - first;
   const Value limit = candidates_below<T>();
   ScreenCandidates<T> next{};  // the slots past a heap's next values are not read
@@ -146,8 +145,8 @@ bool SparseKernel::list_more_candidates(const ValueVector<T>& g, std::uint64_t f
 // bands left, each noted as given where one of its pairs with the rare r in [r_low, kBandsEnd)
 // gives it.
 template <class T>
-void SparseKernel::list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low,
-    Worker& worker) {
+inline void SparseKernel::list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low,
+                                                  Worker& worker) {
   const std::uint64_t n = base_ + i;
   worker.scratch.fit(rare_.bound);
   ValueMarks& marks = worker.scratch.marks;
@@ -182,18 +181,5 @@ void SparseKernel::list_candidates_exactly(const ValueVector<T>& g, std::uint64_
       std::uint64_t last, Worker& worker);
 SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
 #undef SGX_SPARSE_INSTANTIATE
-
-// Only screened values (8 or 16 bits) reach these.
-#define SGX_SPARSE_INSTANTIATE_NARROW(T) \
-  template void SparseKernel::screen_band<T>(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, \
-      std::uint64_t r_low, std::uint64_t r_high); \
-  template void SparseKernel::extend_candidates<T>(const ValueVector<T>& g, std::uint64_t first, \
-      std::uint64_t last, std::uint64_t r_low, Worker& worker); \
-  template bool SparseKernel::list_more_candidates<T>(const ValueVector<T>& g, std::uint64_t first, \
-      std::uint64_t last, std::uint64_t r_low); \
-  template void SparseKernel::list_candidates_exactly<T>(const ValueVector<T>& g, std::uint64_t i, \
-      std::uint64_t r_low, Worker& worker);
-SGX_SPARSE_FOR_NARROW_TYPES(SGX_SPARSE_INSTANTIATE_NARROW)
-#undef SGX_SPARSE_INSTANTIATE_NARROW
 
 }  // namespace sgx

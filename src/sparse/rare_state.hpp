@@ -19,7 +19,8 @@
 
 namespace sgx {
 
-struct RareState {
+// Hidden, as SparseKernel is (sparse_kernel.hpp).
+struct [[gnu::visibility("hidden")]] RareState {
   static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
   std::uint64_t bound = 1;                  // a power of two above every value so far

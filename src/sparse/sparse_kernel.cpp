@@ -64,7 +64,7 @@ void SparseKernel::compute(Sequence& values, std::uint64_t target) {
 
 // Bounded memory: which values the pairs may read (sequence.hpp). Rare values are kept apart in
 // rare_.values, so only a pair's other part must be held.
-void SparseKernel::set_reach(const Sequence& values) {
+inline void SparseKernel::set_reach(const Sequence& values) {
   released_ = values.has_released();
   prefix_end_ = released_ ? values.prefix_end() : std::numeric_limits<std::uint64_t>::max();
   tail_start_ = released_ ? values.tail_start() : 0;
@@ -72,7 +72,7 @@ void SparseKernel::set_reach(const Sequence& values) {
 
 // The rare pairs of the block [start, end) whose partner lies below start must find their
 // partners held: a rare r with m - r released, m = n - k, stops the run.
-void SparseKernel::check_rare_partners_held(std::uint64_t start, std::uint64_t end) const {
+inline void SparseKernel::check_rare_partners_held(std::uint64_t start, std::uint64_t end) const {
   if (!released_) return;
   for (const SplitMove& move : moves_.split_two()) {
     if (move.take + 2 > end - 1) continue;
@@ -100,7 +100,7 @@ std::string SparseKernel::released_text(std::uint64_t n) const {
 
 // Computes heaps block by block until target, or until a value does not fit T (returned).
 template <class T>
-Value SparseKernel::run(ValueVector<T>& g, std::uint64_t target) {
+inline Value SparseKernel::run(ValueVector<T>& g, std::uint64_t target) {
   while (g.size() < target) {
     const std::uint64_t before = g.size();
     if (decide_alone(g, target) > 0) {
@@ -166,7 +166,7 @@ Value SparseKernel::run(ValueVector<T>& g, std::uint64_t target) {
 }
 
 // Adds the heaps from..to - 1, decided one way, to the profile's count of that way.
-void SparseKernel::count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t from, std::uint64_t to) {
+inline void SparseKernel::count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t from, std::uint64_t to) {
   if (timing_tasks() && to > from) work_span_->sparse_heaps.*way += to - from;
 }
 
@@ -180,7 +180,7 @@ void SparseKernel::count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t fr
 // rare position or a stale mask (the caller chooses the mask again). Returns the heaps decided;
 // 0 leaves them to the blocks.
 template <class T>
-std::uint64_t SparseKernel::decide_alone(ValueVector<T>& g, std::uint64_t target) {
+inline std::uint64_t SparseKernel::decide_alone(ValueVector<T>& g, std::uint64_t target) {
   if constexpr (!std::is_same_v<T, std::uint8_t>) {
     return 0;
   } else {
@@ -213,7 +213,7 @@ std::uint64_t SparseKernel::decide_alone(ValueVector<T>& g, std::uint64_t target
 
 // Rare positions the heaps decided alone may have at most, by the words of bits their values
 // take (the far rare pairs are marked once for each).
-std::size_t SparseKernel::lone_rare_at_most() const {
+inline std::size_t SparseKernel::lone_rare_at_most() const {
   if (rare_.bound <= kOneWordValues) return tuning::kLoneRareAtMost;
   return rare_.bound <= 2 * kOneWordValues ? tuning::kLoneRareAtMostTwoWords : tuning::kLoneRareAtMostFourWords;
 }
@@ -221,7 +221,7 @@ std::size_t SparseKernel::lone_rare_at_most() const {
 // record() for the heaps from..to - 1 decided alone: only the last may be rare (decide() stops
 // after a new rare position), and none widens the bound, so the rest are only counted.
 template <class T>
-void SparseKernel::record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to) {
+inline void SparseKernel::record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to) {
   for (std::uint64_t n = from; n < to; ++n) {
     const Value value = g[n];
     if (value >= rare_.bound || value >= rare_.histogram.size() || is_rare(value, n, rare_.mask)) {
@@ -231,14 +231,6 @@ void SparseKernel::record_decided_alone(const ValueVector<T>& g, std::uint64_t f
     rare_.count_common(n, value);
   }
 }
-
-// Instantiated here for every type of values: the other files see only the declarations.
-#define SGX_SPARSE_INSTANTIATE(T) \
-  template Value SparseKernel::run<T>(ValueVector<T>& g, std::uint64_t target); \
-  template std::uint64_t SparseKernel::decide_alone<T>(ValueVector<T>& g, std::uint64_t target); \
-  template void SparseKernel::record_decided_alone<T>(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to);
-SGX_SPARSE_FOR_EACH_TYPE(SGX_SPARSE_INSTANTIATE)
-#undef SGX_SPARSE_INSTANTIATE
 
 std::unique_ptr<Kernel> make_sparse_kernel(const Rules& rules) { return std::make_unique<SparseKernel>(rules); }
 

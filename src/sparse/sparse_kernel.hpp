@@ -54,7 +54,8 @@
 // full), blocks.cpp (the blocks, in steps or flowing), pipeline.cpp and pipeline_bands.cpp (the
 // pipeline). Its member templates take the type of the values (8, 16 or 32 bits); each file
 // instantiates those it defines for every type (SGX_SPARSE_FOR_EACH_TYPE), so that the files share
-// declarations only.
+// declarations only. A member function that only its own file calls is declared inline, as it was
+// when every one was defined in the class, so that the compiler weighs inlining it as it did then.
 
 #include <atomic>
 #include <cstdint>
@@ -86,7 +87,9 @@ static_assert(tuning::kSparseGroup == kScreenHeaps, "a group is screened in one 
 static_assert(tuning::kQuickCandidates <= kScreenSlots && kScreenSlots <= 16,
               "a heap's candidates are bits of 16, and screened together");
 
-class SparseKernel final : public Kernel {
+// Hidden: the library's own, so that a build for a shared object (-fPIC) may still inline its
+// member functions into one another inside each file, as it did when the class was one file's.
+class [[gnu::visibility("hidden")]] SparseKernel final : public Kernel {
  public:
   explicit SparseKernel(const Rules& rules);
   void attach(const Sequence& values) override;
@@ -276,7 +279,6 @@ class SparseKernel final : public Kernel {
     kSpeculative  // G(n) unless a rare value below it is given by no option (then the least such)
   };
 
-
   // The partner below which heap n's known set holds its options: its rare pairs with such a
   // partner, and its pairs (a, m - a) with a up to its scanned_to_. The rest are compared or looked
   // for when the heap is decided. In a block, the block's first heap; in the pipeline, its group's
@@ -372,17 +374,17 @@ class SparseKernel final : public Kernel {
   }
 
   // ---- sparse_kernel.cpp: the run over heaps, bounded memory's reach, the heaps decided alone.
-  void set_reach(const Sequence& values);
-  void check_rare_partners_held(std::uint64_t start, std::uint64_t end) const;
+  inline void set_reach(const Sequence& values);
+  inline void check_rare_partners_held(std::uint64_t start, std::uint64_t end) const;
   std::string released_text(std::uint64_t n) const;
   template <class T>
-  Value run(ValueVector<T>& g, std::uint64_t target);
-  void count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t from, std::uint64_t to);
+  inline Value run(ValueVector<T>& g, std::uint64_t target);
+  inline void count_heaps(std::uint64_t SparseHeaps::*way, std::uint64_t from, std::uint64_t to);
   template <class T>
-  std::uint64_t decide_alone(ValueVector<T>& g, std::uint64_t target);
-  std::size_t lone_rare_at_most() const;
+  inline std::uint64_t decide_alone(ValueVector<T>& g, std::uint64_t target);
+  inline std::size_t lone_rare_at_most() const;
   template <class T>
-  void record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to);
+  inline void record_decided_alone(const ValueVector<T>& g, std::uint64_t from, std::uint64_t to);
 
   // ---- pair_marking.hpp: a heap's pairs with rare positions, marked.
   std::pair<RareIt, RareIt> rare_partnered(std::uint64_t m, std::uint64_t low, std::uint64_t high) const;
@@ -411,8 +413,9 @@ class SparseKernel final : public Kernel {
   template <class T>
   void mark_if_screening_failed(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks);
   template <class T>
-  void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t low,
-                                std::uint64_t high, GroupMarks& group, std::vector<Screened>* screened) const;
+  inline void mark_rare_pairs_of_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                       std::uint64_t low, std::uint64_t high, GroupMarks& group,
+                                       std::vector<Screened>* screened) const;
   template <class T>
   [[gnu::noinline]] void mark_pairs_with_every_heap(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m_lo,
                                                     std::uint64_t heaps, RareIt first, RareIt last,
@@ -424,11 +427,11 @@ class SparseKernel final : public Kernel {
   template <class T>
   void choose_probe_parts_if_stale(const ValueVector<T>& g);
   template <class T>
-  void choose_probe_parts(const ValueVector<T>& g);
+  inline void choose_probe_parts(const ValueVector<T>& g);
   template <class T>
   int list_unseen(std::uint64_t i, Value from, Value limit, ScreenCandidates<T>& into, std::uint64_t j) const;
   template <class T>
-  void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last);
+  inline void screen_group(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last);
   template <class T>
   void mark_screened_pairs(const ValueVector<T>& g, std::uint64_t i, ValueMarks& marks);
   void review_screening();
@@ -451,14 +454,14 @@ class SparseKernel final : public Kernel {
                             std::uint64_t partner_floor, std::uint64_t partner_limit, ValueMarks& marks,
                             ValueSet& missing, ValueSet& found) const;
   template <class T>
-  void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
-                                    std::size_t rare_before_block, ValueSet& seen) const;
+  inline void enumerate_pairs_inside_block(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit,
+                                           std::size_t rare_before_block, ValueSet& seen) const;
   template <class T>
   Value decide(const ValueVector<T>& g, std::uint64_t n, std::uint64_t limit, ValueSet& seen, std::uint64_t scanned_to,
                Value exact_below, DecideScratch& scratch) const;
   template <class T>
-  Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
-                     DecideScratch& scratch) const;
+  inline Value decide_fully(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                            DecideScratch& scratch) const;
   template <class T>
   void mark_options_left(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
                          DecideScratch& scratch) const;
@@ -470,11 +473,11 @@ class SparseKernel final : public Kernel {
   template <class T>
   Quick decide_quickly(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value) const;
   template <class T>
-  int first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, const Value* compared,
-                      int count) const;
+  inline int first_not_given(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                             const Value* compared, int count) const;
   template <class T>
-  Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block, Value& value,
-                             DecideScratch& scratch);
+  inline Quick decide_quickly_exact(const ValueVector<T>& g, std::uint64_t n, std::size_t rare_before_block,
+                                    Value& value, DecideScratch& scratch);
 
   // ---- blocks.cpp: the blocks, in steps or flowing.
   template <class T>
@@ -485,12 +488,12 @@ class SparseKernel final : public Kernel {
   std::uint64_t flow_block(ValueVector<T>& g, std::uint64_t start, std::uint64_t end, std::size_t rare_before_block,
                            bool speculate);
   template <class T>
-  bool advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, bool speculate);
-  bool changes_shared_state(std::uint64_t n, Value value) const;
-  static std::uint64_t claim_heap_task(BlockFlow& flow);
+  inline bool advance_chain(ValueVector<T>& g, BlockFlow& flow, std::size_t rare_before_block, bool speculate);
+  inline bool changes_shared_state(std::uint64_t n, Value value) const;
+  static inline std::uint64_t claim_heap_task(BlockFlow& flow);
   template <class T>
-  bool run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worker& worker);
-  RegionTicks flow_ticks(const BlockFlow& flow) const;
+  inline bool run_flow_task(const ValueVector<T>& g, BlockFlow& flow, Worker& worker);
+  inline RegionTicks flow_ticks(const BlockFlow& flow) const;
   template <class T>
   std::optional<Miss> confirm_speculations(ValueVector<T>& g, std::size_t rare_before_block);
   template <class T>
@@ -501,31 +504,31 @@ class SparseKernel final : public Kernel {
   void prepare_heaps(std::uint64_t base, std::uint64_t count);
   void reset_heaps(std::uint64_t first, std::uint64_t last);
   template <class T>
-  void run_heap_task(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, bool quick, ValueMarks& marks,
-                     ValueSet& missing);
+  inline void run_heap_task(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, bool quick,
+                            ValueMarks& marks, ValueSet& missing);
   template <class T>
-  void scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
-                        ValueSet& missing);
+  inline void scan_known_pairs(const ValueVector<T>& g, std::uint64_t i, std::uint64_t limit, ValueMarks& marks,
+                               ValueSet& missing);
 
   // ---- pipeline.cpp: the pipeline's steps, its chain and its confirmations.
   template <class T>
   bool can_pipeline(std::uint64_t start, std::uint64_t target) const;
-  std::span<PipelineGroup> pipeline_group_room(std::size_t count);
-  static void start_groups(Pipeline& pipe);
+  inline std::span<PipelineGroup> pipeline_group_room(std::size_t count);
+  static inline void start_groups(Pipeline& pipe);
   template <class T>
   void pipeline(ValueVector<T>& g, std::uint64_t target);
   template <class T>
-  void run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker);
+  inline void run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& worker);
   template <class T>
-  Value least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure);
-  void prefetch_candidates(std::uint64_t q) const;
+  inline Value least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure);
+  inline void prefetch_candidates(std::uint64_t q) const;
   template <class T>
-  void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker);
+  inline void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker);
   template <class T>
-  bool run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Worker& worker);
+  inline bool run_pipeline_task(const ValueVector<T>& g, Pipeline& pipe, Worker& worker);
   template <class T>
-  void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, Worker& worker) const;
-  RegionTicks pipeline_ticks(const Pipeline& pipe) const;
+  inline void confirm_group(const ValueVector<T>& g, std::uint64_t q, PipelineGroup& group, Worker& worker) const;
+  inline RegionTicks pipeline_ticks(const Pipeline& pipe) const;
 
   // ---- pipeline_bands.cpp: the pipeline's far stage and bands.
   template <class T>
@@ -534,16 +537,17 @@ class SparseKernel final : public Kernel {
   void run_far_part(const ValueVector<T>& g, std::uint64_t q, std::uint64_t first, std::uint64_t last,
                     Worker& worker);
   template <class T>
-  void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
-                   std::uint64_t r_high);
+  inline void screen_band(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
+                          std::uint64_t r_high);
   template <class T>
-  void extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
-                         Worker& worker);
-  bool needs_more_candidates(std::uint64_t i) const;
+  inline void extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low,
+                                Worker& worker);
+  inline bool needs_more_candidates(std::uint64_t i) const;
   template <class T>
-  bool list_more_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last, std::uint64_t r_low);
+  inline bool list_more_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
+                                   std::uint64_t r_low);
   template <class T>
-  void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, Worker& worker);
+  inline void list_candidates_exactly(const ValueVector<T>& g, std::uint64_t i, std::uint64_t r_low, Worker& worker);
 
   // ---- Its state.
   std::uint64_t block_ = tuning::kSparseBlock;  // heaps a block: chosen from the threads (tuning.hpp)
