@@ -1,5 +1,5 @@
 #pragma once
-// The pipeline's chain step (kernel_sparse.cpp, SparseKernel::pipeline): heaps decided one after
+// The pipeline's chain step (pipeline.cpp, SparseKernel::pipeline): heaps decided one after
 // another by comparing each heap's candidates with its options that read the values just decided,
 // its pairs with the near rare positions and its moves to one heap. Private to the library.
 //

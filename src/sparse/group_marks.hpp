@@ -1,6 +1,6 @@
 #pragma once
 // The value marks of a group of consecutive heaps, one row per heap, as the sparse kernel fills
-// them (kernel_sparse.cpp): a part's pairs with every heap of the group, then each row moved into
+// them (pair_marking.cpp): a part's pairs with every heap of the group, then each row moved into
 // the heap's known set. Private to the library.
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // Marking the pairs of a group of consecutive heaps as bits, when every value lies below 64.
 //
-// The sparse kernel pairs a part with the heaps of a group (kernel_sparse.cpp): a rare position,
+// The sparse kernel pairs a part with the heaps of a group (pair_marking.cpp): a rare position,
 // or a probe part, meets the partners of consecutive heaps in consecutive places. Where values
 // need more than six bits, each pair's value is a store into the heap's row of byte marks. Below
 // 64 a heap's whole set of values is one 64-bit word, so the values of 64 heaps are eight vectors

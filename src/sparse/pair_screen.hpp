@@ -1,7 +1,7 @@
 #pragma once
 // Screening the rare pairs of a group of consecutive heaps against a few candidate values each.
 //
-// The sparse kernel pairs every rare position r with the heaps of a group (kernel_sparse.cpp).
+// The sparse kernel pairs every rare position r with the heaps of a group (pair_marking.cpp).
 // It needs from those pairs only the least common value none of them gives; after the first
 // few hundred pairs have been marked, that value is nearly always among the few least values
 // still unseen. So the rest of the pairs are only compared with those candidates, 64 heaps at a
