@@ -18,7 +18,7 @@ namespace sgx::tuning {
 // thread, to 2^19, instructions counted by callgrind): Grundy's game 9.57e9 against 9.75e9, 0.6
 // 11.94e9 against 12.08e9; on two threads to 2^22, the span fell from 43% to 34% of the work on
 // Grundy's game and from 43% to 40% on 0.6 (run_octal --profile). Flowing on two threads
-// (kernel_sparse.cpp, flow_block), Grundy's game to 2^23: 2.39-2.42 s against 2.55-2.61 s with
+// (sparse/blocks.cpp, flow_block), Grundy's game to 2^23: 2.39-2.42 s against 2.55-2.61 s with
 // 512 and 2.42-2.54 s with 768; 2048 moved more work to the chain than it saved the markings.
 inline constexpr std::uint64_t kSparseBlock = 1024;
 // On one thread no block is shared, so only the ordered part's pairs grow with its width: there
@@ -34,7 +34,7 @@ static_assert(kSparseBlockOneThread <= kSparseBlock, "the near rare positions ar
 inline constexpr int kQuickCandidates = 4;
 inline constexpr std::size_t kQuickMovesAtMost = 4;
 
-// The sparse kernel's pipeline (kernel_sparse.cpp, pipeline), on kPipelineLeastThreads threads or
+// The sparse kernel's pipeline (sparse/pipeline.cpp), on kPipelineLeastThreads threads or
 // more past the first heaps. A group of kSparseGroup heaps from s on has its far pairs (partner below
 // s + 64 - D[0]) listed once the heaps below that are decided; then, for each later distance
 // D[k], its pairs with the rare r in [D[k], D[k-1]) are screened against its candidates once the
@@ -77,7 +77,7 @@ static_assert(kPipelineNear % 64 == 0 && kPipelineNear > 64 && kPipelineNear <= 
 // 0.12 s; 0.6: 6.14 s, 0.77 s; 7.43 s, 0.14 s) the bounds are 2.66 against 3.11 s on 2 threads,
 // 1.98 against 2.12 s on 3 and 1.63 against 1.62 s on 4 (0.6: 3.45 / 3.79, 2.56 / 2.57, 2.11 /
 // 1.96). Measured on two threads, blocks took 2.74 s against 3.26 s (1.66 against 1.40 times one
-// thread's 4.56 s). Blocks that flow (kernel_sparse.cpp, flow_block) kept the tie on 4 threads:
+// thread's 4.56 s). Blocks that flow (sparse/blocks.cpp, flow_block) kept the tie on 4 threads:
 // 1.72 against 1.71 s from four-thread profiles (flow T1 4.97 s, Tinf 0.64 s; pipeline 6.45 s,
 // 0.13 s).
 inline constexpr int kPipelineLeastThreads = 4;
@@ -107,7 +107,7 @@ inline constexpr std::size_t kLoneRareAtMostTwoWords = 1024;
 inline constexpr std::size_t kLoneRareAtMostFourWords = 1024;
 // Heaps decided alone between two looks at the run's state (each look makes room for them).
 inline constexpr std::uint64_t kLoneStretch = 4096;
-// The ordered part takes values on speculation (kernel_sparse.cpp, decide_in_order) only after
+// The ordered part takes values on speculation (sparse/blocks.cpp, decide_in_order) only after
 // this many blocks in a row whose guesses were all right. Among the first thousands of heaps, where
 // new rare positions are many, a wrong guess costs its block's speculations after it. Past them
 // guesses are hardly ever wrong (to 2^22: Grundy's game the last at 82860, 0.6 at 20627, 0.167
