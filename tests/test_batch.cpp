@@ -230,6 +230,39 @@ TEST_F(BatchTest, ASweepTableHeldByAnotherProcessIsNotTouched) {
   EXPECT_FALSE(fs::exists(lock));
 }
 
+TEST_F(BatchTest, ASweepLogsEachGameAndAStopSignalEndsItWithACheckpoint) {
+  // 0.6 sized for twice the time it is given before SIGINT: a game in progress when the signal comes.
+  const std::uint64_t n = values_for_seconds(20, dir_);
+  std::ofstream(path("games.txt")) << "0.1\n0.6\n0.2\n";
+  Process process("sg_sweep", {"--codes", "games.txt", "--n", std::to_string(n), "--out", "t.csv", "--runs", "runs",
+                               "--progress-every", "0.5", "--checkpoint-every", "1"},
+                  dir_);
+  ASSERT_TRUE(process.wait_until_it_catches(SIGINT));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!contains(read_file(dir_ / "logs" / "stderr"), "0.6 at n ") && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  process.send(SIGINT);
+  Ending e = process.wait();
+  EXPECT_TRUE(e.exited && e.code == 130) << describe(e);
+  const std::vector<std::string> lines = lines_of(e.err);
+  ASSERT_GE(lines.size(), 3u) << e.err;
+  EXPECT_TRUE(contains(lines[0], " 1/3 games: 0.1, " + std::to_string(n) + " values in ")) << e.err;
+  EXPECT_TRUE(contains(e.err, " 1/3 games done; 0.6 at n ")) << e.err;
+  EXPECT_TRUE(contains(lines.back(), "sg_sweep: stopped by SIGINT in 0.6 at n = ")) << e.err;
+  EXPECT_TRUE(contains(lines.back(), ", 1 of 3 games finished (their rows are in t.csv); runs/0.6.h5 keeps a "
+                                     "checkpoint; continue with --resume"))
+      << e.err;
+  EXPECT_EQ(lines_of(read_file(path("t.csv"))).size(), 2u) << "the header and 0.1's row";
+  EXPECT_FALSE(read_run_status(path("runs/0.6.h5")).complete);
+}
+
+TEST_F(BatchTest, AMistypedFileOfGamesIsNamedAsBoth) {
+  testing::Result r = run("sg_sweep", {"--codes", "nofile.txt", "--n", "256"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "sg_sweep: 'nofile.txt' is no file of games (no such file or directory) and no pattern of codes ("))
+      << r.err;
+}
+
 // ---- No surprises at the start ----
 
 TEST_F(BatchTest, ARunLargerThanMemoryIsRefusedAtOnceWithTheMemoryToGive) {

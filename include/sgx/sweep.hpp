@@ -73,6 +73,25 @@ struct SweepSettings {
   // The sweep's command line: each stretch of a game in its run file names it (/provenance).
   std::string command;
   int threads = 0;  // OpenMP threads per game; 0: all available
+  // Asked between the engine's steps: true ends the game in progress with a checkpoint (in runs)
+  // and throws SweepStopped. Empty: never.
+  std::function<bool()> stop_requested;
+  // Called after each engine step of a game, with the game and its progress. Empty: nothing.
+  std::function<void(const std::string& game, const Progress& progress)> on_step;
+};
+
+// A stop request (SweepSettings::stop_requested) ended a game before it finished: its row is not
+// written, and its run file (with runs) keeps a checkpoint to continue from.
+class SweepStopped : public std::runtime_error {
+ public:
+  SweepStopped(const std::string& game, std::uint64_t n)
+      : std::runtime_error(game + " stopped at n = " + std::to_string(n)), game_(game), n_(n) {}
+  const std::string& game() const { return game_; }
+  std::uint64_t n() const { return n_; }
+
+ private:
+  std::string game_;
+  std::uint64_t n_;
 };
 
 // What stopped an unproven game (SweepRow::stopped_by); a proven game has "".

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,9 @@
 #include "file_lock.hpp"
 #include "output_file.hpp"
 #include "processors.hpp"
+#include "signals.hpp"
 #include "sgx/games.hpp"
+#include "sgx/report.hpp"
 #include "sgx/store.hpp"
 #include "sgx/sweep.hpp"
 #include "sgx/sweep_table.hpp"
@@ -51,7 +54,9 @@ rows go to a CSV file as games finish, so a killed sweep loses only the games in
 --resume goes on. Without --resume, a table at --out or a run file of a game in --runs is refused
 (exit 1) unless --overwrite is given, which replaces them. One sweep writes a table at a time: a
 second one on the same --out stops at once, naming the first (TABLE.csv.lock beside the table
-says who holds it).
+says who holds it). In a log (stderr not a terminal) a line goes out per finished game, and one every
+--progress-every seconds while a game runs. SIGINT or SIGTERM ends the game in progress with a
+checkpoint of its run file (with --runs), says how far the sweep got, and --resume goes on.
 
 PATTERN stands for many codes: '?' is any octal digit 0-7, [0-3] or [137] a class of digits;
 FILE (when a file of that name exists) lists one game per line, '#' starting a comment.
@@ -78,6 +83,7 @@ struct Options {
   std::string max_seconds_text;
   std::string runs;
   std::string checkpoint_every_text = "60";
+  std::string progress_every_text = "60";
   std::string out;
   bool resume = false;
   bool overwrite = false;
@@ -86,22 +92,13 @@ struct Options {
   int threads = 0;
 };
 
-// Seconds for option, 0 or more.
-double parse_seconds(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const double seconds = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0)
-    throw cli::UsageError(option + " takes seconds such as 60 or 0.5, got '" + text + "'");
-  return seconds;
-}
-
 // How far games go: --n exactly, else until proven up to --max-n (the default when --n is absent).
 SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
   SweepSettings settings;
   settings.threads = cli::threads_to_use(kTool, o.threads, o.quiet);
   settings.runs = o.runs;
   settings.replace_runs = o.overwrite;
-  settings.checkpoint_every = parse_seconds("--checkpoint-every", o.checkpoint_every_text);
+  settings.checkpoint_every = cli::parse_seconds("--checkpoint-every", o.checkpoint_every_text, "only when a game ends");
   if (vm.count("n")) {
     if (o.until_proven) throw cli::UsageError("--n and --until-proven: choose one");
     for (const char* name : {"max-n", "max-seconds"})
@@ -111,26 +108,56 @@ SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
   }
   settings.until_proven = true;
   settings.cap = cli::parse_n("max-n", o.max_n_text);
-  if (!o.max_seconds_text.empty()) settings.max_seconds = parse_seconds("--max-seconds", o.max_seconds_text);
+  if (!o.max_seconds_text.empty()) settings.max_seconds = cli::parse_seconds("--max-seconds", o.max_seconds_text, "no limit");
   return settings;
 }
 
-// "k/N games" on stderr while the sweep runs, only when stderr is a terminal.
+// Progress on stderr while the sweep runs: on a terminal, "k/N games" redrawn on one line; in a
+// log (stderr not a terminal), a plain line per finished game and one every every_seconds while a
+// game runs, so that a long game is not silent.
 class SweepStatus {
  public:
-  SweepStatus(bool wanted, std::size_t total) : enabled_(wanted && isatty(STDERR_FILENO)), total_(total) {}
-  void finished(std::size_t done, const SweepRow& row) {
-    if (!enabled_) return;
-    std::fprintf(stderr, "\r\033[K %zu/%zu games, last %s (%.3f s)", done, total_, row.game.c_str(), row.seconds);
+  SweepStatus(bool wanted, std::size_t total, std::size_t done, double every_seconds)
+      : terminal_(wanted && isatty(STDERR_FILENO)),
+        log_(wanted && !terminal_),
+        total_(total),
+        done_(done),
+        every_seconds_(every_seconds),
+        last_line_(std::chrono::steady_clock::now()) {}
+  void finished(const SweepRow& row) {
+    ++done_;
+    if (terminal_) {
+      std::fprintf(stderr, "\r\033[K %zu/%zu games, last %s (%.3f s)", done_, total_, row.game.c_str(), row.seconds);
+    } else if (log_) {
+      std::fprintf(stderr, "%s: %s %zu/%zu games: %s, %llu values in %.3f s, %s\n", kTool, cli::utc_now_text().c_str(),
+                   done_, total_, row.game.c_str(), static_cast<unsigned long long>(row.n), row.seconds,
+                   period_text(row.period).c_str());
+      last_line_ = std::chrono::steady_clock::now();
+    }
     std::fflush(stderr);
   }
+  // After each engine step of a game: a line in a log when every_seconds have passed.
+  void step(const std::string& game, const Progress& progress) {
+    if (!log_ || every_seconds_ <= 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_line_).count() < every_seconds_) return;
+    last_line_ = now;
+    std::fprintf(stderr, "%s: %s %zu/%zu games done; %s at n %llu/%llu, largest %u, rare %llu\n", kTool,
+                 cli::utc_now_text().c_str(), done_, total_, game.c_str(), static_cast<unsigned long long>(progress.n),
+                 static_cast<unsigned long long>(progress.target), progress.max_value,
+                 static_cast<unsigned long long>(progress.rare_count));
+    std::fflush(stderr);
+  }
+  std::size_t done() const { return done_; }
   ~SweepStatus() {
-    if (enabled_) std::fprintf(stderr, "\r\033[K");
+    if (terminal_) std::fprintf(stderr, "\r\033[K");
   }
 
  private:
-  bool enabled_;
-  std::size_t total_;
+  bool terminal_, log_;
+  std::size_t total_, done_;
+  double every_seconds_;
+  std::chrono::steady_clock::time_point last_line_;
 };
 
 // Opens the table at --out for the job; a file that cannot serve it is refused with the options
@@ -150,8 +177,11 @@ void open_table(std::optional<SweepTable>& table, const Options& o, const cli::S
   }
 }
 
-// Rows of every game, in sweep order and marked, computed across the cluster.
-std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Cluster& cluster) {
+// Rows of every game, in sweep order and marked, computed across the cluster; nothing when a stop
+// signal ended the sweep in a game (its message printed): the finished games' rows are in --out,
+// and the game's run file in --runs keeps a checkpoint.
+std::optional<std::vector<SweepRow>> sweep(const Options& o, cli::SweepJob job, cli::Cluster& cluster,
+                                           const cli::StopSignals& signals) {
   std::optional<cli::FileLock> lock;  // one sweep writes a table at a time
   std::optional<SweepTable> table;
   std::vector<SweepRow> rows(job.games.size());
@@ -167,18 +197,33 @@ std::vector<SweepRow> sweep(const Options& o, const cli::SweepJob& job, cli::Clu
                 << " games" << (table->dropped_partial_line() ? " (a row cut short was dropped)" : "") << "; "
                 << pending.size() << " to go\n";
   }
-  SweepStatus status(!o.quiet, job.games.size());
-  std::size_t done = job.games.size() - pending.size();
-  cluster.run(job, pending, [&](std::size_t index, const SweepRow& row) {
-    if (row.resumed_from > 0 && !o.quiet)
-      std::cerr << kTool << ": " << row.game << " continued from " << game_run_path(o.runs, row.game) << " at n = "
-                << row.resumed_from << "\n";
-    if (table)
-      table->append(index, row);
-    else
-      rows[index] = row;
-    status.finished(++done, row);
-  });
+  std::optional<SweepStatus> status;
+  status.emplace(!o.quiet, job.games.size(), job.games.size() - pending.size(),
+                 cli::parse_seconds("--progress-every", o.progress_every_text, "only per game"));
+  job.settings.on_step = [&status](const std::string& game, const Progress& progress) { status->step(game, progress); };
+  job.settings.stop_requested = [&signals] { return signals.received() != 0; };
+  try {
+    cluster.run(job, pending, [&](std::size_t index, const SweepRow& row) {
+      if (row.resumed_from > 0 && !o.quiet)
+        std::cerr << kTool << ": " << row.game << " continued from " << game_run_path(o.runs, row.game) << " at n = "
+                  << row.resumed_from << "\n";
+      if (table)
+        table->append(index, row);
+      else
+        rows[index] = row;
+      status->finished(row);
+    });
+  } catch (const SweepStopped& stopped) {
+    const std::size_t done = status->done();
+    status.reset();  // the terminal's line erased before the message
+    std::cerr << kTool << ": stopped by " << cli::signal_name(signals.received()) << " in " << stopped.game()
+              << " at n = " << stopped.n() << ", " << done << " of " << job.games.size() << " games finished";
+    if (!o.out.empty()) std::cerr << " (their rows are in " << o.out << ")";
+    if (!o.runs.empty()) std::cerr << "; " << game_run_path(o.runs, stopped.game()) << " keeps a checkpoint";
+    std::cerr << (o.out.empty() && o.runs.empty() ? "\n" : "; continue with --resume\n");
+    return std::nullopt;
+  }
+  status.reset();
   if (table) return table->finish();
   mark_equivalent_games(rows);
   return rows;
@@ -204,6 +249,9 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
        "until proven: stop a game without a sparse space after SECONDS of processor time (default: no limit)")
       ("runs", po::value(&o.runs), "directory of one run file per game (DIR/GAME.h5), continued when it exists")
       ("checkpoint-every", po::value(&o.checkpoint_every_text), "with --runs: save each game's run file every SECONDS (default 60)")
+      ("progress-every", po::value(&o.progress_every_text),
+       "when stderr is no terminal (a batch log): a line per finished game, and one every SECONDS while a game runs "
+       "(default 60; 0: only per game)")
       ("out", po::value(&o.out), "CSV file the rows are written to as games finish")
       ("resume", po::bool_switch(&o.resume),
        "continue the sweep in --out (finished games are kept, not redone) and the games' run files in --runs")
@@ -233,7 +281,10 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
   cli::SweepJob job{games_of(o.codes), settings_of(o, vm)};
   job.settings.command = command_line(argc, argv);
   if (!o.runs.empty() && !o.resume) refuse_to_replace_runs(o, job.games);
-  const std::vector<SweepRow> rows = sweep(o, job, cluster);
+  const cli::StopSignals signals;
+  const std::optional<std::vector<SweepRow>> swept = sweep(o, job, cluster, signals);
+  if (!swept) return cli::exit_code_after_stop(signals.received());
+  const std::vector<SweepRow>& rows = *swept;
   if (o.json) {
     for (const SweepRow& row : rows) std::cout << json_text(sweep_row_json(row)) << "\n";
   } else if (!o.quiet) {

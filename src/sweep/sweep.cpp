@@ -1,5 +1,7 @@
 #include "sgx/sweep.hpp"
 
+#include "base/os_error.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -180,7 +182,24 @@ std::vector<std::string> game_texts(const std::vector<SweepGame>& games) {
 }
 
 std::vector<SweepGame> games_of(const std::string& spec) {
-  if (!std::filesystem::is_regular_file(spec)) return expand_pattern_games(spec);
+  std::error_code no_file;
+  if (!std::filesystem::is_regular_file(spec, no_file)) {
+    // Neither a file nor a pattern: say both, since a mistyped file name reads as a malformed pattern.
+    const auto neither = [&](const char* why_not_a_pattern) {
+      const std::string why = no_file                          ? lowercase_first(no_file.message())
+                              : std::filesystem::exists(spec) ? "not a regular file"
+                                                              : "no such file";
+      return SweepInputError("'" + spec + "' is no file of games (" + why + ") and no pattern of codes (" +
+                             why_not_a_pattern + ")");
+    };
+    try {
+      return expand_pattern_games(spec);
+    } catch (const SweepInputError& e) {
+      throw neither(e.what());
+    } catch (const ParseError& e) {
+      throw neither(e.what());
+    }
+  }
   std::ifstream in(spec);
   if (!in) throw std::runtime_error("cannot open " + spec);
   return read_games(in, spec);
@@ -298,6 +317,9 @@ SweepRow sweep_game(const SweepGame& game, const SweepSettings& settings) {
   options.engine = EngineOptions{KernelKind::Auto, settings.threads, true};
   options.checkpoint_every = settings.checkpoint_every;
   options.command = settings.command;
+  options.stop_requested = settings.stop_requested;
+  if (settings.on_step)
+    options.on_step = [&settings, &game](const Progress& progress, bool) { settings.on_step(game.text, progress); };
   RunRecord stored;
   stored.game = game.rules.canonical();
   const bool resume = !settings.runs.empty() && !settings.replace_runs &&
@@ -321,6 +343,7 @@ SweepRow sweep_game(const SweepGame& game, const SweepSettings& settings) {
     goal.n = settings.n;
   }
   const RunResult result = session.run(goal);
+  if (result.stopped) throw SweepStopped(game.text, session.values().size());
   SweepRow row = make_row(game, session.values(), result.info.stats, result.info.period);
   if (settings.until_proven && !result.info.period.proven)
     row.stopped_by = result.ended_early ? kStoppedByMaxSeconds : kStoppedByMaxN;
