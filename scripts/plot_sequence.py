@@ -25,13 +25,22 @@ def fail(message):
     sys.exit(1)
 
 
+def require_packages():
+    """One line naming what is missing, instead of a traceback."""
+    missing = []
+    for package, debian in (("numpy", "python3-numpy"), ("h5py", "python3-h5py"),
+                            ("matplotlib", "python3-matplotlib")):
+        try:
+            __import__(package)
+        except ImportError:
+            missing.append(debian)
+    if missing:
+        fail(f"needs {' and '.join(missing)}: run 'bash scripts/setup.sh plots', then use /usr/bin/python3")
+
+
 def load(path):
-    try:
-        import h5py
-        import numpy as np
-    except ImportError:
-        fail("needs python3-h5py and python3-matplotlib: run 'bash scripts/setup.sh plots', "
-             "then use /usr/bin/python3")
+    import h5py
+    import numpy as np
     try:
         with h5py.File(path, "r") as f:
             values = np.asarray(f["values"][:], dtype=np.int64)
@@ -104,15 +113,30 @@ def rare_flags(values, positions, mask):
     return parity == ((np.asarray(positions) ^ mask.split_parity) & 1)
 
 
-def sample(n_count):
-    """Indices to draw: all of them, or an even sample of MAX_POINTS."""
+def sample(values):
+    """Indices to draw: all of them, or the largest and the smallest value of each of MAX_POINTS / 2
+    even stretches, so that no peak is lost (the largest value among them)."""
     import numpy as np
+    n_count = len(values)
     if n_count <= MAX_POINTS:
         return np.arange(n_count)
-    return np.unique(np.linspace(0, n_count - 1, MAX_POINTS).astype(np.int64))
+    stretches = MAX_POINTS // 2
+    edges = np.linspace(0, n_count, stretches + 1).astype(np.int64)
+    starts, ends = edges[:-1], edges[1:]
+    keep = []
+    for start, end in zip(starts, ends):
+        stretch = values[start:end]
+        keep += [start + int(stretch.argmax()), start + int(stretch.argmin())]
+    return np.unique(np.asarray(keep, dtype=np.int64))
+
+
+def headroom(ax, largest):
+    """Room above the largest value for the legend, so that it covers no point."""
+    ax.set_ylim(bottom=-0.05 * max(largest, 1), top=1.3 * max(largest, 1))
 
 
 def plot(path, out):
+    require_packages()
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -130,7 +154,7 @@ def plot(path, out):
     fig.suptitle(f"{game}: G(0..{n_count - 1})", fontsize=14)
 
     ax = axes[0][0]
-    shown = sample(n_count)
+    shown = sample(values)
     shown = shown[~rare[shown]]
     ax.scatter(shown, values[shown], s=1, color=common_colour, label="common")
     rare_positions = np.flatnonzero(rare)
@@ -140,7 +164,8 @@ def plot(path, out):
     ax.set_xlabel("n")
     ax.set_ylabel("G(n)")
     ax.set_title("the sequence")
-    ax.legend(loc="upper left", markerscale=4)
+    headroom(ax, values.max())
+    ax.legend(loc="upper left", markerscale=4, ncol=2)
 
     ax = axes[0][1]
     # Counted by position: with the heap's parity a value is rare at some positions and common at
@@ -152,6 +177,8 @@ def plot(path, out):
     ax.bar(value_axis, common_counts, width=1.0, color=common_colour, label="common")
     ax.bar(value_axis, rare_counts, bottom=common_counts, width=1.0, color=rare_colour, label="rare")
     ax.set_yscale("log")
+    # A value seen once has a bar of height 1: above the axis, not on it; room above for the legend.
+    ax.set_ylim(bottom=0.5, top=8 * int((common_counts + rare_counts).max()))
     ax.set_xlabel("value")
     ax.set_ylabel("positions")
     ax.set_title(f"histogram (rare mask {mask})")
@@ -181,12 +208,22 @@ def plot(path, out):
         saltus = f", saltus {period['saltus']}" if period["saltus"] else ""
         ax.set_title(f"period {p}, preperiod {n0}{saltus}, {proven}")
         ax.axvline(n0 - 0.5, color="#999999", linestyle=":")
-        ax.legend()
+        headroom(ax, values[start:stop].max())
+        ax.legend(loc="upper left", fontsize=8, ncol=2)
+        ax.set_xlabel("n")
+        ax.set_ylabel("G(n)")
     else:
-        ax.text(0.5, 0.5, "no period found", ha="center", va="center", transform=ax.transAxes)
-        ax.set_title("period")
-    ax.set_xlabel("n")
-    ax.set_ylabel("G(n)")
+        # No period to draw: where each value first appears, which shows how the values grow.
+        first = np.full(length, -1, dtype=np.int64)
+        seen = np.unique(values, return_index=True)
+        first[seen[0]] = seen[1]
+        shown_values = np.flatnonzero(first >= 0)
+        ax.plot(first[shown_values], shown_values, ".", color=common_colour, markersize=4)
+        ax.set_title(f"no period in {n_count} values: each value's first position")
+        if first.max() > 1000:
+            ax.set_xscale("symlog", linthresh=100)
+        ax.set_xlabel("n")
+        ax.set_ylabel("value")
 
     fig.tight_layout()
     try:
