@@ -121,6 +121,8 @@ class Runner:
         self.args = args
         self.pin = ["taskset", "-c", str(args.cpu)] if shutil.which("taskset") else []
         self.notes = []
+        # sgx always writes its values to an HDF5 file: one in the scratch folder, replaced by each run.
+        self.out = ["--out", os.path.join(args.scratch, "sgx-run.h5"), "--overwrite"]
 
     def note(self, msg):
         say(msg)
@@ -128,7 +130,8 @@ class Runner:
 
     # --- sgx ---------------------------------------------------------------------------------------------
     def sgx(self, game, n):
-        cmd = self.pin + [self.args.sgx, game, "--threads", "1", "--json"] + (["--n", str(n)] if n else [])
+        cmd = self.pin + [self.args.sgx, game, "--threads", "1", "--json", "--quiet"] + self.out
+        cmd += ["--n", str(n)] if n else []
         start = time.monotonic()
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                            timeout=self.args.timeout)
@@ -139,11 +142,14 @@ class Runner:
 
     def sgx_values(self, game, n):
         """G(0..n-1) from an untimed run_octal --print."""
-        cmd = [self.args.sgx, game, "--n", str(n), "--threads", "1", "--print"]
+        cmd = [self.args.sgx, game, "--n", str(n), "--threads", "1", "--print", "--quiet"] + self.out
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                            timeout=self.args.timeout)
-        values = [int(w) for w in p.stdout.split() if w.isdigit()]
-        return values[-n:] if len(values) >= n else None
+        try:
+            values = [int(line) for line in p.stdout.splitlines()]
+        except ValueError:
+            return None
+        return values if len(values) == n else None
 
     # --- tczajka's analyzer --------------------------------------------------------------------------------
     def analyzer(self, exe, game, n):
@@ -287,7 +293,7 @@ def main():
     if args.rows:
         rows = [r for r in rows if any(s in r[0] for s in args.rows)]
 
-    scratch = args.scratch or tempfile.mkdtemp(prefix="sgx-peers-")
+    scratch = args.scratch = os.path.abspath(args.scratch or tempfile.mkdtemp(prefix="sgx-peers-"))
     os.makedirs(scratch, exist_ok=True)
     runner = Runner(args)
     peers = {}
