@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TCZAJKA_URL = "https://github.com/tczajka/octal-games"
@@ -159,6 +160,8 @@ class Runner:
         start = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         seen = {}
+        stopper = threading.Timer(self.args.timeout, p.kill)  # also when it prints nothing for long
+        stopper.start()
         try:
             for line in p.stdout:
                 parsed = parse_analyzer_line(line)
@@ -176,6 +179,7 @@ class Runner:
                     break
             wall = time.monotonic() - start
         finally:
+            stopper.cancel()
             if p.poll() is None:
                 p.kill()
             p.wait()
