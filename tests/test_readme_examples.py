@@ -4,7 +4,7 @@ The examples run in order in one scratch folder that looks like the repository's
 holds the tools under test, scripts/ the repository's scripts, results/ starts with only the
 published data), so that one
 example may use the files an earlier one wrote, as the README's reader would. Each `$ COMMAND` runs
-in bash with its output and errors together; the lines after it are what it must print:
+in bash; the lines after it are what it must print, its output followed by its errors when it fails:
 
 - a line `...` stands for any number of lines, and `...` inside a line for any text;
 - the numbers of lines that depend on the machine and the clock (time, profile, speedup, stretches,
@@ -101,8 +101,10 @@ def test_example(scratch, line, steps):
     if any("scripts/plot_" in command for command, _ in steps) and not plot_packages_installed():
         pytest.skip("the plot scripts need python3-h5py and python3-matplotlib (bash scripts/setup.sh plots)")
     for command, expected in steps:
-        result = subprocess.run(["bash", "-c", "{ " + command + "\n} 2>&1"], cwd=scratch, capture_output=True, text=True,
-                                timeout=600)
-        output = "".join(masked(out.rstrip()) + "\n" for out in result.stdout.splitlines())
+        result = subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, text=True, timeout=600)
+        # What a reader sees on a terminal: the output, and the errors of a command that fails (the
+        # progress lines a tool writes when its stderr is a log, as here, are not shown).
+        shown = result.stdout + (result.stderr if result.returncode != 0 else "")
+        output = "".join(masked(out.rstrip()) + "\n" for out in shown.splitlines())
         assert re.fullmatch(pattern(expected), output), (
             f"README.md:{line}: `{command}` printed\n{result.stdout}\nwhere the README shows\n" + "\n".join(expected))

@@ -126,6 +126,7 @@ void ProgressLog::checkpoint(const Progress& progress, std::uint64_t saved_n) {
 }
 
 void ProgressLog::write(const Progress& progress, const std::string& event) {
+  ++lines_;
   last_ = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(last_ - start_).count();
   const Pace pace = pace_of(first_n_, progress.n, progress.target, elapsed);
@@ -144,7 +145,7 @@ void ProgressLog::write(const Progress& progress, const std::string& event) {
 }
 
 void ProgressLog::finish(std::uint64_t n, const SparseStats& stats) {
-  if (!enabled_) return;
+  if (!enabled_ || lines_ == 0) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const Pace pace = pace_of(first_n_, n, n, elapsed);
   std::error_code error;

@@ -75,8 +75,9 @@ class ProgressLog {
   void checkpoint(const Progress& progress, std::uint64_t saved_n);
   // A note added to every line from now on ("" for none), e.g. what the run waits for.
   void set_note(std::string note) { note_ = std::move(note); }
-  // The last line of a run that reached its end: n, the values computed, time, rate, largest
-  // value and rare positions, resident memory and the file's size.
+  // The last line of a run that reached its end, in a log that has lines already (a run too short
+  // for a progress line stays silent): n, the values computed, time, rate, largest value and rare
+  // positions, resident memory and the file's size.
   void finish(std::uint64_t n, const SparseStats& stats);
 
  private:
@@ -89,6 +90,7 @@ class ProgressLog {
   std::string note_;
   std::uint64_t first_n_;
   WorkClock clock_;
+  std::uint64_t lines_ = 0;  // written so far
   std::chrono::steady_clock::time_point start_, last_;
 };
 
