@@ -1,4 +1,5 @@
-// The Python module sgx: the library's computations for notebooks, values as numpy arrays.
+// sgx._sgx, the compiled part of the Python package sgx (python/sgx): the library's computations
+// for notebooks, values as numpy arrays.
 //
 // Long calls release the GIL. sgx.sequence looks at Python's signals between engine steps (each a
 // fraction of a second) with the GIL held for a moment, so Ctrl-C stops it as KeyboardInterrupt.
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "sgx/engine.hpp"
+#include "sgx/games.hpp"
 #include "sgx/period.hpp"
 #include "sgx/report.hpp"
 #include "sgx/rules.hpp"
@@ -138,7 +140,7 @@ py::array sequence(const std::string& game, std::int64_t n, const std::optional<
   options.kernel = sgx::parse_kernel_kind(engine_name);
   if (threads && *threads < 1) throw py::value_error("threads must be at least 1, got " + std::to_string(*threads));
   options.threads = threads.value_or(0);
-  sgx::Engine engine(sgx::parse_rules(game), options);
+  sgx::Engine engine(sgx::parse_heap_game(game), options);
   StopOnSignal stop;
   {
     py::gil_scoped_release unlocked;
@@ -158,9 +160,9 @@ py::array sequence(const std::string& game, std::int64_t n, const std::optional<
 sgx::PeriodResult period_of_run_file(const std::string& path, const std::optional<std::string>& game) {
   py::gil_scoped_release unlocked;
   const sgx::RunStatus status = sgx::read_run_status(path);
-  if (game && sgx::parse_rules(*game).canonical() != status.game)
+  if (game && sgx::parse_heap_game(*game).canonical() != status.game)
     throw py::value_error(path + " holds a run of " + status.game + ", not " + *game);
-  const sgx::Rules rules = sgx::parse_rules(status.game);
+  const sgx::Rules rules = sgx::parse_heap_game(status.game);
   if (status.format_version == sgx::kReleasedFormatVersion)
     return sgx::analyze_period(sgx::read_run_file(path, sgx::LoadValues::All).values, rules);
   return sgx::analyze_period(status.n, sgx::run_file_reader(path), rules);
@@ -171,23 +173,35 @@ sgx::PeriodResult period(const py::object& values_object, const std::optional<st
     return period_of_run_file(path_text(values_object), game);
   const Sequence values = from_python(values_object);
   std::optional<sgx::Rules> rules;
-  if (game) rules = sgx::parse_rules(*game);
+  if (game) rules = sgx::parse_heap_game(*game);
   py::gil_scoped_release unlocked;
   if (rules) return sgx::analyze_period(values, *rules);
   return values.visit([](const auto& v) { return sgx::find_additive_period(std::span(v.data(), v.size())); });
 }
 
+// What the JSON reports give as null is None: the period's numbers when none was found, the theorem
+// unless it proved the period, proof_needs_n when no theorem applies (docs/JSON.md).
+py::object none_unless(bool known, std::uint64_t value) {
+  return known ? py::object(py::int_(value)) : py::object(py::none());
+}
+
+py::object theorem_object(const sgx::PeriodResult& p) {
+  return p.proven ? py::object(py::str(p.theorem)) : py::object(py::none());
+}
+
 std::string period_repr(const sgx::PeriodResult& p) {
   if (!p.found) return "Period(found=False, checked_n=" + std::to_string(p.checked_n) + ")";
+  const std::string theorem = p.proven ? "'" + p.theorem + "'" : std::string("None");
+  const std::string needs = p.proof_needs_n > 0 ? std::to_string(p.proof_needs_n) : std::string("None");
   return "Period(period=" + std::to_string(p.period) + ", preperiod=" + std::to_string(p.preperiod) +
-         ", saltus=" + std::to_string(p.saltus) + ", proven=" + (p.proven ? "True" : "False") + ", theorem='" +
-         p.theorem + "', proof_needs_n=" + std::to_string(p.proof_needs_n) + ", checked_n=" + std::to_string(p.checked_n) +
-         ")";
+         ", saltus=" + std::to_string(p.saltus) + ", proven=" + (p.proven ? "True" : "False") + ", theorem=" +
+         theorem + ", proof_needs_n=" + needs + ", checked_n=" + std::to_string(p.checked_n) + ")";
 }
 
 sgx::SparseStats stats(const py::object& values_object, const std::optional<std::string>& game) {
   const Sequence values = from_python(values_object);
-  const sgx::SplitTakeParity splits = game ? sgx::parse_rules(*game).split_take_parity() : sgx::SplitTakeParity::Mixed;
+  const sgx::SplitTakeParity splits =
+      game ? sgx::parse_heap_game(*game).split_take_parity() : sgx::SplitTakeParity::Mixed;
   py::gil_scoped_release unlocked;
   return sgx::compute_stats(values, splits);
 }
@@ -202,11 +216,26 @@ py::array_t<std::uint64_t> histogram_array(const sgx::SparseStats& s) {
   return py::array_t<std::uint64_t>(static_cast<py::ssize_t>(s.histogram.size()), s.histogram.data());
 }
 
+// Whether each of values is rare under the statistics' mask, values[i] being G(start + i): the
+// library's own test (sgx::is_rare), the heap's parity included when the mask has it.
+py::array_t<bool> rare_flags(const sgx::SparseStats& s, const py::object& values_object, std::int64_t start) {
+  if (start < 0) throw py::value_error("start must be >= 0, got " + std::to_string(start));
+  const Sequence values = from_python(values_object);
+  py::array_t<bool> flags(static_cast<py::ssize_t>(values.size()));
+  bool* out = flags.mutable_data();
+  const auto first = static_cast<std::uint64_t>(start);
+  py::gil_scoped_release unlocked;
+  values.visit([&](const auto& v) {
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = sgx::is_rare(v[i], first + i, s.rare_mask);
+  });
+  return flags;
+}
+
 // ---- solve ----
 
 // A move as Python sees it: heaps as ints for code games, tuples for the other games' parts.
 struct PyMove {
-  std::size_t index = 0;
+  std::size_t index = 0;  // counting from 1, as the tools print it
   py::object before;
   py::list after;
   std::string text;
@@ -269,7 +298,7 @@ PySolution solve(const std::string& game_text, const py::iterable& heaps, bool m
   for (const sgx::Move& move : solution.winning_moves) {
     py::list after;
     for (const sgx::Component& part : move.to) after.append(component_object(game, part));
-    out.winning_moves.push_back({move.index, component_object(game, move.from), after, sgx::move_text(game, move)});
+    out.winning_moves.push_back({move.index + 1, component_object(game, move.from), after, sgx::move_text(game, move)});
   }
   return out;
 }
@@ -318,7 +347,7 @@ PyRun open_run(const py::object& path_object) {
     py::gil_scoped_release unlocked;
     sgx::SplitTakeParity splits = sgx::SplitTakeParity::Mixed;
     try {
-      splits = sgx::parse_rules(record.game).split_take_parity();
+      splits = sgx::parse_heap_game(record.game).split_take_parity();
     } catch (const sgx::ParseError&) {
       // a sequence of no known game: masks without the position
     }
@@ -343,7 +372,7 @@ PyRun run(const std::string& game, const py::object& path_object, const std::opt
           const std::optional<bool>& until_proven, std::int64_t max_n, const std::optional<int>& threads,
           double checkpoint_every) {
   const std::string path = path_text(path_object);
-  const sgx::Rules rules = sgx::parse_rules(game);
+  const sgx::Rules rules = sgx::parse_heap_game(game);
   const bool proving = until_proven.value_or(!n.has_value());
   if (n && *n < 0) throw py::value_error("n must be >= 0, got " + std::to_string(*n));
   if (!n && !proving) throw py::value_error("give n, or until_proven=True");
@@ -399,19 +428,38 @@ py::dict games() {
   return named;
 }
 
+py::object value_at_n(const sgx::Milestone& milestone) {
+  return milestone.value_at_n ? py::object(py::int_(*milestone.value_at_n)) : py::object(py::none());
+}
+
+// The counts of G(1..N) by value, as published record runs list them: G(0..N-1) less G(0) = 0,
+// plus G(N).
+std::vector<std::uint64_t> counts_from_1(const sgx::Milestone& milestone) {
+  const std::string n = std::to_string(milestone.n);
+  if (!milestone.value_at_n)
+    throw py::value_error("G(" + n + ") is not known: the run holds " + n + " values; run it to " +
+                          std::to_string(milestone.n + 1) + " to count G(1.." + n + ")");
+  const auto& histogram = milestone.stats.histogram;
+  std::vector<std::uint64_t> counts(histogram.begin(), histogram.begin() + milestone.stats.max_value + 1);
+  --counts[0];  // G(0) = 0 for every heap game
+  if (*milestone.value_at_n >= counts.size()) counts.resize(*milestone.value_at_n + 1, 0);
+  ++counts[*milestone.value_at_n];
+  return counts;
+}
+
+std::string milestone_repr(const sgx::Milestone& milestone) {
+  return "Milestone(n=" + std::to_string(milestone.n) +
+         ", value_at_n=" + (milestone.value_at_n ? std::to_string(*milestone.value_at_n) : std::string("None")) +
+         ", max_value=" + std::to_string(milestone.stats.max_value) +
+         ", rare_count=" + std::to_string(milestone.stats.rare_count) + ")";
+}
+
 }  // namespace
 
-PYBIND11_MODULE(sgx, m) {
-  m.doc() = R"(Sprague-Grundy sequences of heap games: compute, find the period, solve positions.
-
-    >>> import sgx
-    >>> g = sgx.sequence('kayles', 200)      # numpy array, narrowest unsigned dtype
-    >>> sgx.period(g, game='kayles')          # proven by the Guy-Smith theorem
-    Period(period=12, preperiod=71, saltus=0, proven=True, theorem='guy-smith', proof_needs_n=168, checked_n=200)
-    >>> sgx.solve('nim', [3, 4, 5]).winning_moves
-    [<heap 1: 3 -> 1>]
-
-Games are codes (0.137, 4!.0, 0.[3], sub:1,3,4) or names (sgx.games()).)";
+// The compiled part of the package sgx (python/sgx/__init__.py), which gives each function its
+// signature and its documentation; the classes are documented here.
+PYBIND11_MODULE(_sgx, m) {
+  m.doc() = "The compiled part of sgx: use the package sgx, which documents every function.";
   m.attr("__version__") = sgx::kVersion;
 
   py::register_exception_translator([](std::exception_ptr error) {
@@ -426,41 +474,32 @@ Games are codes (0.137, 4!.0, 0.[3], sub:1,3,4) or names (sgx.games()).)";
     }
   });
 
-  m.def("sequence", &sequence, py::arg("game"), py::arg("n"), py::arg("threads") = py::none(),
-        py::arg("engine") = "auto",
-        R"(G(0..n-1) of a heap game, as a numpy array of the narrowest unsigned dtype that holds them.
-
-game     a code ('0.137', '4!.0', '0.[3]', 'sub:1,3,4') or a name ('kayles', see sgx.games())
-n        how many values
-threads  OpenMP threads (None: all available)
-engine   'auto', 'sparse', 'sweep' or 'naive'; every engine gives the same values
-
-Once a period is proven the remaining values follow from it. Ctrl-C stops the computation
-(KeyboardInterrupt). A malformed code raises ValueError.)");
+  m.def("sequence", &sequence, py::arg("game"), py::arg("n"), py::arg("threads"), py::arg("engine"));
 
   py::class_<sgx::PeriodResult>(m, "Period", "The eventual (arithmetic) period of a sequence; see sgx.period.")
       .def_readonly("found", &sgx::PeriodResult::found, "a periodic tail with enough repetitions was seen")
-      .def_readonly("preperiod", &sgx::PeriodResult::preperiod, "n0: G(n + p) = G(n) + saltus for n >= n0")
-      .def_readonly("period", &sgx::PeriodResult::period, "p")
-      .def_readonly("saltus", &sgx::PeriodResult::saltus, "0 for ordinary periodicity")
+      .def_property_readonly(
+          "preperiod", [](const sgx::PeriodResult& p) { return none_unless(p.found, p.preperiod); },
+          "n0: G(n + p) = G(n) + saltus for n >= n0; None when no period was found")
+      .def_property_readonly(
+          "period", [](const sgx::PeriodResult& p) { return none_unless(p.found, p.period); },
+          "p; None when no period was found")
+      .def_property_readonly(
+          "saltus",
+          [](const sgx::PeriodResult& p) { return p.found ? py::object(py::int_(p.saltus)) : py::object(py::none()); },
+          "0 for ordinary periodicity; None when no period was found")
       .def_readonly("proven", &sgx::PeriodResult::proven, "a theorem certifies the period from the values given")
-      .def_readonly("theorem", &sgx::PeriodResult::theorem, "the theorem that proved the period ('' unless proven)")
-      .def_readonly("proof_needs_n", &sgx::PeriodResult::proof_needs_n,
-                    "values the proof needs (0 when no theorem applies, or the period has a saltus)")
+      .def_property_readonly("theorem", &theorem_object, "the theorem that proved the period; None unless proven")
+      .def_property_readonly(
+          "proof_needs_n", [](const sgx::PeriodResult& p) { return none_unless(p.proof_needs_n > 0, p.proof_needs_n); },
+          "values the proof needs; None when no period was found, no theorem applies to the game, or the period "
+          "has a saltus")
       .def_readonly("exceptions", &sgx::PeriodResult::exceptions, "n < n0 that break the period")
       .def_readonly("checked_n", &sgx::PeriodResult::checked_n, "how many values were analysed")
       .def("__repr__", &period_repr)
       .def("__str__", &sgx::period_text);
 
-  m.def("period", &period, py::arg("values"), py::arg("game") = py::none(),
-        R"(The eventual period of values (a list or numpy array of non-negative integers), or of the
-run in a file of run_octal (a path: its values are read a block at a time, never all at once).
-
-With game (the code or name whose values these are), the period is detected and proven as
-run_octal does: .proven is True when a theorem certifies it from the values given, and
-.proof_needs_n says how many values that takes. Without game, the period is found by repetition
-alone (a tail of two full periods covering a quarter of the values) and never proven. A file
-names its game (game, if given, must be the same).)");
+  m.def("period", &period, py::arg("values"), py::arg("game"));
 
   py::class_<sgx::SparseStats>(m, "Stats", "Rare-value statistics of a sequence; see sgx.stats.")
       .def_property_readonly(
@@ -476,14 +515,11 @@ names its game (game, if given, must be the same).)");
       .def_property_readonly("histogram", &histogram_array, "histogram[v]: positions with value v")
       .def("__repr__", &stats_repr);
 
-  m.def("stats", &stats, py::arg("values"), py::arg("game") = py::none(),
-        R"(Histogram and rare values: a position n is rare under mask m when G(n) & m has an even number of
-bits set; rare_mask is the non-zero mask with the fewest rare positions. With game, whose two-heap
-splits all take k tokens of one parity, the mask may use the heap's parity too (rare_position_bit):
-n is then rare when G(n) & m has as many bits set as n - k, modulo 2.)");
+  m.def("stats", &stats, py::arg("values"), py::arg("game"));
+  m.def("rare_flags", &rare_flags, py::arg("stats"), py::arg("values"), py::arg("start"));
 
   py::class_<PyMove>(m, "Move", "A winning move: which part of the position, and what it leaves.")
-      .def_readonly("index", &PyMove::index, "which heap (or pair, sheet), counting from 0")
+      .def_readonly("index", &PyMove::index, "which heap (or pair, sheet), counting from 1 as the tools do")
       .def_readonly("before", &PyMove::before, "the heap before the move")
       .def_readonly("after", &PyMove::after, "what the move leaves in its place ([] when the heap is taken)")
       .def("__repr__", [](const PyMove& move) { return "<" + move.text + ">"; })
@@ -492,58 +528,29 @@ n is then rare when G(n) & m has as many bits set as n - k, modulo 2.)");
   py::class_<PySolution>(m, "Solution", "The value of a position, who wins, and every winning move.")
       .def_readonly("value", &PySolution::value,
                     "the Sprague-Grundy value (misere: of the whole position); None when not computed")
-      .def_property_readonly("outcome", [](const PySolution& s) { return s.mover_wins ? "N" : "P"; },
-                             "'N': the player to move wins; 'P': the player to move loses")
+      .def_property_readonly(
+          "outcome", [](const PySolution& s) { return s.mover_wins ? "N" : "P"; },
+          "'N': the player to move wins; 'P': the player to move loses")
       .def_readonly("mover_wins", &PySolution::mover_wins)
       .def_readonly("winning_moves", &PySolution::winning_moves)
       .def_readonly("method", &PySolution::method, "how the answer was found")
       .def("__repr__", &solution_repr);
 
-  m.def("solve", &solve, py::arg("game"), py::arg("heaps"), py::arg("misere") = false,
-        R"(Solves a position: a sum of heaps of one game.
+  m.def("solve", &solve, py::arg("game"), py::arg("heaps"), py::arg("misere"));
 
-game    a code or name as sgx.sequence takes it, or 'bash:M', 'wythoff', 'fibonacci', 'cut'
-heaps   ints for heap games; (a, b) pairs for wythoff; (rows, columns) sheets for cut; (n, limit)
-        or n for fibonacci
-misere  whoever makes the last move loses
-
-    >>> s = sgx.solve('nim', [3, 4, 5])
-    >>> s.value, s.outcome, s.winning_moves
-    (2, 'N', [<heap 1: 3 -> 1>]))");
-
-  py::class_<sgx::Milestone>(m, "Milestone",
-                             "The statistics of G(0..N-1) at a power of two N a run passed (sg_period --milestones).")
+  py::class_<sgx::Milestone>(m, "Milestone", "The statistics of G(0..N-1) at a power of two N a run passed.")
       .def_readonly("n", &sgx::Milestone::n, "N")
-      .def_property_readonly(
-          "value_at_n", [](const sgx::Milestone& milestone) -> py::object { return milestone.value_at_n ? py::object(py::int_(*milestone.value_at_n)) : py::object(py::none()); },
-          "G(N), None when the run holds exactly N values")
+      .def_property_readonly("value_at_n", &value_at_n, "G(N), None when the run holds exactly N values")
       .def_readonly("stats", &sgx::Milestone::stats, "histogram, largest value, rare mask and its rare positions")
-      .def(
-          "counts_from_1",
-          [](const sgx::Milestone& milestone) {
-            if (!milestone.value_at_n) throw py::value_error("G(" + std::to_string(milestone.n) + ") is not known: the run holds " +
-                                                     std::to_string(milestone.n) + " values; run it to " +
-                                                     std::to_string(milestone.n + 1) + " to count G(1.." + std::to_string(milestone.n) + ")");
-            std::vector<std::uint64_t> counts(milestone.stats.histogram.begin(),
-                                              milestone.stats.histogram.begin() + milestone.stats.max_value + 1);
-            --counts[0];  // G(0) = 0 for every heap game
-            if (*milestone.value_at_n >= counts.size()) counts.resize(*milestone.value_at_n + 1, 0);
-            ++counts[*milestone.value_at_n];
-            return counts;
-          },
-          "the counts of G(1..N) by value, as published record runs list them (G(0..N-1) less G(0) = 0, plus G(N))")
-      .def("__repr__", [](const sgx::Milestone& milestone) {
-        return "Milestone(n=" + std::to_string(milestone.n) + ", value_at_n=" +
-               (milestone.value_at_n ? std::to_string(*milestone.value_at_n) : std::string("None")) + ", max_value=" +
-               std::to_string(milestone.stats.max_value) + ", rare_count=" + std::to_string(milestone.stats.rare_count) + ")";
-      });
+      .def("__repr__", &milestone_repr);
+  m.def("counts_from_1", &counts_from_1, py::arg("milestone"));
 
   py::class_<PyRun>(m, "Run", "A run file written by run_octal: its values and what it says about them.")
       .def_readonly("values", &PyRun::values,
-                    "G(0..n-1) as a numpy array; for a file of format version 2 written with --memory, "
-                    "G(0..prefix_n-1), the values it holds before its released middle")
+                    "G(0..n-1) as a numpy array; for a file of format version 2 with a released middle, "
+                    "G(0..prefix_n-1), the values it holds before that middle")
       .def_readonly("tail", &PyRun::tail,
-                    "G(tail_start..n-1) of a file of format version 2 written with --memory; empty otherwise")
+                    "G(tail_start..n-1) of a file of format version 2 with a released middle; empty otherwise")
       .def_readonly("tail_start", &PyRun::tail_start, "the n of tail[0]; n when there is no tail")
       .def_readonly("format_version", &PyRun::format_version)
       .def_readonly("path", &PyRun::path)
@@ -559,35 +566,15 @@ misere  whoever makes the last move loses
       .def_readonly("milestones", &PyRun::milestones,
                     "the statistics of G(0..N-1) at every power of two N <= n, a Milestone each (none for a "
                     "version-2 file written without them)")
+      // The file is read whole when opened and closed at once: `with sgx.open(path) as run:` holds
+      // nothing open, and the values stay valid after the block.
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](const py::object&, const py::args&) { return false; })
       .def("__repr__", &run_repr);
 
-  m.def("open", &open_run, py::arg("path"),
-        R"(Reads a run file of run_octal (HDF5), of any format version: .values as a numpy array, and
-.game, .n, .complete, .target_n, .engine, .program_version, .format_version, .stats, .period as
-stored, and .milestones, the statistics at every power of two N (Milestone; counted from the values
-for a file written before runs kept them). A file of format version 2 written with --memory holds no values between G(prefix_n - 1)
-and G(tail_start): .values then ends at prefix_n and .tail holds G(tail_start..n-1). A damaged,
-missing or foreign file raises OSError with the reason.)");
-
-  m.def("run", &run, py::arg("game"), py::arg("path"), py::arg("n") = py::none(), py::kw_only(),
-        py::arg("until_proven") = py::none(), py::arg("max_n") = std::int64_t{1} << 24,
-        py::arg("threads") = py::none(), py::arg("checkpoint_every") = 300.0,
-        R"(Computes a run of a heap game into a run file, as run_octal does, and returns it opened (sgx.open).
-
-game              a code or a name, as for sgx.sequence
-path              the run file; a run of the same game there is continued (its values kept), any
-                  other file is left as it is (ValueError, or OSError for a file that is not a run)
-n                 exactly n values; with until_proven, at least n
-until_proven      on until the period is proven or max_n values (default: when n is not given)
-max_n             the cap until proven (default 2**24)
-threads           OpenMP threads (default: all available)
-checkpoint_every  seconds between checkpoints while computing (0: only when stopped); Ctrl-C
-                  stops with a checkpoint, and a later call continues from it
-
-sgx.run('kayles', 'kayles.h5').period is proven: period 12 from 71 on.)");
-
-  m.def(
-      "canonical", [](const std::string& code) { return sgx::parse_rules(code).canonical(); }, py::arg("code"),
-      "The canonical text of a game: canonical('kayles') == '0.77'. ValueError for a malformed code.");
-  m.def("games", &games, "The named games and their codes, e.g. {'kayles': '0.77', ...}.");
+  m.def("open", &open_run, py::arg("path"));
+  m.def("run", &run, py::arg("game"), py::arg("path"), py::arg("n"), py::arg("until_proven"), py::arg("max_n"),
+        py::arg("threads"), py::arg("checkpoint_every"));
+  m.def("canonical", [](const std::string& code) { return sgx::parse_heap_game(code).canonical(); }, py::arg("code"));
+  m.def("games", &games);
 }

@@ -21,6 +21,7 @@ BUILD_PACKAGES=(
   libbenchmark-dev
   libopenmpi-dev openmpi-bin
   pybind11-dev python3-dev python3-numpy python3-pytest
+  python3-pip python3-venv python3-setuptools python3-wheel
 )
 # The plot scripts run with /usr/bin/python3, which sees these Debian packages.
 PLOT_PACKAGES=(python3-h5py python3-matplotlib)

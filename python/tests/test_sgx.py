@@ -1,9 +1,12 @@
-"""Tests of the Python module sgx, run from the build tree (PYTHONPATH=<build>/python).
+"""Tests of the Python package sgx: from the build tree (PYTHONPATH=<build>/python), and as pip installs it
+(tests/python_package.sh).
 
 SGX_BIN_DIR names the directory of the command-line tools, whose output the module must match.
 """
 
+import ast
 import doctest
+import inspect
 import os
 import pathlib
 import signal
@@ -141,7 +144,19 @@ def test_periods_of_millions_are_found_from_two_periods_on(preperiod, period, sa
 def test_too_few_values_leave_the_period_unproven():
     period = sgx.period(sgx.sequence("kayles", 120), game="kayles")
     assert not period.proven
+    assert period.theorem is None  # null in the JSON unless proven
     assert period.proof_needs_n > 120
+    assert "theorem=None" in repr(period)
+
+
+def test_missing_values_are_none_as_in_the_json():
+    # No theorem applies to Grundy's game: no proof to need.
+    grundy = sgx.period(sgx.sequence("4!.0", 1000), game="4!.0")
+    assert (grundy.proven, grundy.theorem, grundy.proof_needs_n) == (False, None, None)
+    unfound = sgx.period([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8])
+    assert not unfound.found
+    assert (unfound.preperiod, unfound.period, unfound.saltus, unfound.theorem, unfound.proof_needs_n) == (
+        None, None, None, None, None)
 
 
 def test_period_of_plain_values():
@@ -173,6 +188,34 @@ def test_stats_match_a_count_in_numpy():
     for same in (values.astype(">u4"), values.astype(np.int64), values.tolist()):
         assert sgx.stats(same).rare_count == stats.rare_count
     assert sgx.stats(values[::2]).rare_count == sgx.stats(values[::2].copy()).rare_count
+    assert np.array_equal(stats.is_rare(values), rare)
+
+
+def test_is_rare_marks_the_rare_positions_of_grundys_game():
+    values = sgx.sequence("4!.0", 2**16)
+    stats = sgx.stats(values, game="4!.0")
+    flags = stats.is_rare(values)
+    assert flags.dtype == np.bool_ and flags.shape == values.shape
+    assert flags.sum() == stats.rare_count
+    assert np.flatnonzero(flags)[-1] == stats.last_rare
+    loop = [bin(v & stats.rare_mask).count("1") % 2 == 0 for v in values.tolist()]
+    assert flags.tolist() == loop
+    # values[i] is G(start + i).
+    assert np.array_equal(stats.is_rare(values[1000:], start=1000), flags[1000:])
+
+
+def test_is_rare_uses_the_heaps_parity_when_the_mask_does():
+    # 0.051: its only split takes 2 tokens, so the rare test may use the heap's parity.
+    values = sgx.sequence("0.051", 2**14)
+    stats = sgx.stats(values, game="0.051")
+    assert stats.rare_position_bit
+    flags = stats.is_rare(values)
+    loop = [bin(v & stats.rare_mask).count("1") % 2 == n % 2 for n, v in enumerate(values.tolist())]
+    assert flags.tolist() == loop
+    assert flags.sum() == stats.rare_count
+    assert np.flatnonzero(flags)[-1] == stats.last_rare
+    with pytest.raises(ValueError, match="start"):
+        stats.is_rare(values, start=-1)
 
 
 # ---- solve ----
@@ -181,7 +224,7 @@ def test_solve_nim():
     solution = sgx.solve("nim", [3, 4, 5])
     assert (solution.value, solution.outcome, solution.mover_wins) == (2, "N", True)
     [move] = solution.winning_moves
-    assert (move.index, move.before, move.after) == (0, 3, [1])
+    assert (move.index, move.before, move.after) == (1, 3, [1])  # heaps count from 1, as the tools print
     assert repr(move) == "<heap 1: 3 -> 1>"
 
 
@@ -326,6 +369,66 @@ def test_canonical_and_games():
     assert sgx.games()["kayles"] == "0.77"
     with pytest.raises(ValueError):
         sgx.canonical("kayles!")
+
+
+def test_bash_and_every_heap_game_word():
+    assert sgx.sequence("bash:3", 9).tolist() == [0, 1, 2, 3, 0, 1, 2, 3, 0]
+    assert sgx.canonical("bash:3") == "0.333"
+    assert sgx.period(sgx.sequence("bash:3", 100), game="bash:3").period == 4
+    assert sgx.stats(sgx.sequence("BASH:2", 30), game="bash:2").max_value == 2
+    with pytest.raises(ValueError, match="not a heap game"):
+        sgx.sequence("wythoff", 10)
+
+
+def test_open_is_a_context_manager(tmp_path):
+    path = tmp_path / "kayles.h5"
+    sgx.run("kayles", path, 500)
+    with sgx.open(path) as run:
+        values = run.values
+        assert run.n == 500
+    assert values[:24].tolist() == KAYLES_FIRST
+    assert run.period.period == 12
+
+
+PUBLIC_FUNCTIONS = ["sequence", "period", "stats", "solve", "open", "run", "canonical", "games"]
+PUBLIC_CLASSES = ["Period", "Stats", "Move", "Solution", "Milestone", "Run"]
+
+
+def test_every_function_has_a_signature():
+    assert list(inspect.signature(sgx.sequence).parameters) == ["game", "n", "threads", "engine"]
+    assert inspect.signature(sgx.run).parameters["max_n"].kind is inspect.Parameter.KEYWORD_ONLY
+    for name in PUBLIC_FUNCTIONS:
+        assert inspect.signature(getattr(sgx, name)) is not None
+        assert getattr(sgx, name).__doc__
+    assert list(inspect.signature(sgx.Stats.is_rare).parameters) == ["self", "values", "start"]
+    assert list(inspect.signature(sgx.Milestone.counts_from_1).parameters) == ["self"]
+
+
+def stub_definitions():
+    """The functions and classes of the stub next to the package, by name, as ast nodes."""
+    stub = pathlib.Path(sgx.__file__).with_name("__init__.pyi")
+    assert pathlib.Path(sgx.__file__).with_name("py.typed").is_file()
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    return {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+
+
+def parameter_names(arguments):
+    return [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
+
+
+def test_the_stub_has_every_function_and_class_with_its_signature():
+    stub = stub_definitions()
+    assert set(stub) == set(PUBLIC_FUNCTIONS + PUBLIC_CLASSES)
+    assert set(sgx.__all__) == set(PUBLIC_FUNCTIONS + PUBLIC_CLASSES + ["__version__"])
+    for name in PUBLIC_FUNCTIONS:
+        assert parameter_names(stub[name].args) == list(inspect.signature(getattr(sgx, name)).parameters), name
+    for name in PUBLIC_CLASSES:
+        cls = getattr(sgx, name)
+        public = {a for a in dir(cls) if not a.startswith("_")}
+        in_stub = {node.name for node in stub[name].body if isinstance(node, ast.FunctionDef)}
+        assert public == {a for a in in_stub if not a.startswith("_")}, name
+    stats_is_rare = next(n for n in stub["Stats"].body if getattr(n, "name", "") == "is_rare")
+    assert parameter_names(stats_is_rare.args) == ["self", "values", "start"]
 
 
 def test_docstrings():
