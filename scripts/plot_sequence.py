@@ -4,13 +4,14 @@
 Four panels: the sequence (n against G(n), n log-scaled for long runs), the value histogram with
 each value's rare and common positions coloured, the rare positions over n, and, when a period was
 found, the end of the preperiod with one period drawn beside it. Rare positions follow the file's
-mask, with the heap's parity when it has one ("1+pos", docs/FORMAT.md).
+mask, with the heap's parity when it has one ("1+pos", docs/FORMAT.md), as the Python module sgx
+reads them (installed, or from this repository's build/python).
 
 Usage:
   /usr/bin/python3 scripts/plot_sequence.py results/4!.0.h5 [--out grundy.png]
 
-Needs Debian's python3-h5py and python3-matplotlib (bash scripts/setup.sh plots installs them);
-run it with /usr/bin/python3, the interpreter that sees them.
+Needs the Python module sgx and Debian's python3-matplotlib (bash scripts/setup.sh plots installs
+it); run it with /usr/bin/python3, the interpreter that sees it, or from a venv with sgx installed.
 """
 
 import argparse
@@ -28,8 +29,7 @@ def fail(message):
 def require_packages():
     """One line naming what is missing, instead of a traceback."""
     missing = []
-    for package, debian in (("numpy", "python3-numpy"), ("h5py", "python3-h5py"),
-                            ("matplotlib", "python3-matplotlib")):
+    for package, debian in (("numpy", "python3-numpy"), ("matplotlib", "python3-matplotlib")):
         try:
             __import__(package)
         except ImportError:
@@ -38,79 +38,47 @@ def require_packages():
         fail(f"needs {' and '.join(missing)}: run 'bash scripts/setup.sh plots', then use /usr/bin/python3")
 
 
-def load(path):
-    import h5py
-    import numpy as np
+def import_sgx():
+    """The Python module sgx: installed (pip install .), or from this repository's build/."""
+    import pathlib
     try:
-        with h5py.File(path, "r") as f:
-            values = np.asarray(f["values"][:], dtype=np.int64)
-            game = f.attrs["game"].decode() if isinstance(f.attrs["game"], bytes) else str(f.attrs["game"])
-            mask = RareMask(0)
-            if "stats" in f:
-                stats = f["stats"].attrs
-                with_position = "rare_position_bit" in stats and int(stats["rare_position_bit"]) != 0
-                mask = RareMask(int(stats["rare_mask"]), split_take_parity(game) if with_position else None)
-                if with_position and mask.split_parity is None:
-                    fail(f"{path}: its rare mask uses the heap's parity, which {game} does not allow")
-            period = {}
-            if "period" in f and int(f["period"].attrs["found"]):
-                attrs = f["period"].attrs
-                period = {key: int(attrs[key]) for key in ("preperiod", "period", "saltus", "proven")}
-                period["theorem"] = attrs["theorem"].decode() if isinstance(attrs["theorem"], bytes) else ""
-    except (OSError, KeyError) as error:
-        fail(f"cannot read {path} as a run file: {error}")
-    return game, values, mask, period
+        import sgx
+    except ImportError:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "build" / "python"))
+        try:
+            import sgx
+        except ImportError:
+            fail("needs the Python module sgx: install it (pip install --no-build-isolation ., see the README) "
+                 "or build the repository (bash scripts/setup.sh run)")
+    return sgx
 
 
-class RareMask:
-    """A rare mask as a run file stores it (docs/FORMAT.md): value bits, and with the heap's parity
-    ("1+pos" in published tables) the parity of the tokens k the game's two-heap splits take."""
-
-    def __init__(self, values, split_parity=None):
-        self.values = values
-        self.split_parity = split_parity  # None: the mask does not use the heap's parity
-
-    @property
-    def with_position(self):
-        return self.split_parity is not None
-
-    def __str__(self):
-        return f"{self.values:#x}" + ("+pos" if self.with_position else "")
+def load(path):
+    """The run, read by the Python module (any format version)."""
+    sgx = import_sgx()
+    try:
+        run = sgx.open(path)
+    except OSError as error:
+        fail(str(error))
+    if run.tail_start < run.n:
+        fail(f"{path} keeps only G(0..{len(run.values) - 1}) and the last values (a bounded run of format "
+             "version 2): plot a run that holds every value")
+    return run
 
 
-def split_take_parity(game):
-    """0 or 1 when every two-heap split of game takes a number of tokens k of that parity, else None.
-
-    game is a canonical code as run files store it: digits d0.d1d2..., each maybe followed by '!',
-    and maybe a tail [t0t1...] that repeats (t_i stands for k = len(finite) + i + j * len(tail));
-    a digit with bit 4 lets its move leave two heaps."""
-    finite, _, tail = game.replace("!", "").partition("[")
-    digits = finite.replace(".", "")
-    tail = tail.rstrip("]")
-    parities = set()
-    for k, digit in enumerate(digits):
-        if int(digit, 16) & 4:
-            parities.add(k % 2)
-    for i, digit in enumerate(tail):
-        if int(digit, 16) & 4:
-            parities.add((len(digits) + i) % 2)
-            if len(tail) % 2 == 1:
-                parities.add((len(digits) + i + 1) % 2)
-    return parities.pop() if len(parities) == 1 else None
-
-
-def rare_flags(values, positions, mask):
-    """True where position n with value G(n) is rare under mask: popcount(G(n) & mask) is even,
-    or with the heap's parity, has the parity of n - k (docs/THEORY.md section 4)."""
+def rare_flags(run):
+    """True where G(n) is rare under the run's mask, by the library's own rule (with the heap's
+    parity for a "+pos" mask). Mask 0 (no sparse space) would make every position rare: none is
+    shown so."""
     import numpy as np
-    bits = np.bitwise_and(values, mask.values)
-    parity = np.zeros_like(bits)
-    while bits.any():
-        parity ^= bits & 1
-        bits >>= 1
-    if not mask.with_position:
-        return parity == 0
-    return parity == ((np.asarray(positions) ^ mask.split_parity) & 1)
+    if not run.stats.rare_mask:
+        return np.zeros(len(run.values), dtype=bool)
+    return run.stats.is_rare(run.values)
+
+
+def mask_text(stats):
+    """0x6+pos: the mask's value bits, and +pos when the heap's parity takes part."""
+    return f"{stats.rare_mask:#x}" + ("+pos" if stats.rare_position_bit else "")
 
 
 def sample(values):
@@ -142,12 +110,12 @@ def plot(path, out):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    game, values, mask, period = load(path)
+    run = load(path)
+    game, values, period = run.game, np.asarray(run.values, dtype=np.int64), run.period
     n_count = len(values)
     if n_count == 0:
         fail(f"{path} holds no values")
-    # Mask 0 (no sparse space): every position would count as rare, none is shown so.
-    rare = rare_flags(values, np.arange(n_count), mask) if mask.values else np.zeros(n_count, dtype=bool)
+    rare, mask = rare_flags(run), mask_text(run.stats)
     common_colour, rare_colour = "#4477aa", "#cc3311"
 
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5))
@@ -196,16 +164,16 @@ def plot(path, out):
     ax.set_ylabel("rare positions up to n")
 
     ax = axes[1][1]
-    if period:
-        n0, p = period["preperiod"], period["period"]
+    if period.found:
+        n0, p = period.preperiod, period.period
         start = max(0, n0 - 3 * p)
         stop = min(n_count, n0 + p)
         pre = np.arange(start, min(n0, stop))
         one = np.arange(n0, stop)
         ax.plot(pre, values[pre], ".", color="#999999", label="end of the preperiod")
         ax.plot(one, values[one], "o-", color=common_colour, markersize=3, label="one period")
-        proven = f"proven ({period['theorem']})" if period["proven"] else "not proven"
-        saltus = f", saltus {period['saltus']}" if period["saltus"] else ""
+        proven = f"proven ({period.theorem})" if period.proven else "not proven"
+        saltus = f", saltus {period.saltus}" if period.saltus else ""
         ax.set_title(f"period {p}, preperiod {n0}{saltus}, {proven}")
         ax.axvline(n0 - 0.5, color="#999999", linestyle=":")
         headroom(ax, values[start:stop].max())

@@ -98,7 +98,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if [ "$mode" = plots ]; then
   install_packages "${PLOT_PACKAGES[@]}"
-  step "plots: use /usr/bin/python3 (it sees python3-h5py and python3-matplotlib)"
+  step "plots: use /usr/bin/python3 (it sees python3-matplotlib, and the module sgx from build/python)"
   exit 0
 fi
 
@@ -118,6 +118,9 @@ if [ "$mode" = run ]; then
   # run without --overwrite, and this command must work every time it is run.
   step "run build/bin/run_octal 0.137 --n 1e7 --overwrite"
   build/bin/run_octal 0.137 --n 1e7 --overwrite
+  if [ -n "$(missing_packages "${PLOT_PACKAGES[@]}")" ]; then
+    step "plots: bash scripts/setup.sh plots installs what scripts/plot_*.py need (${PLOT_PACKAGES[*]})"
+  fi
   exit 0
 fi
 
