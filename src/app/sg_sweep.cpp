@@ -54,8 +54,8 @@ rows go to a CSV file as games finish, so a killed sweep loses only the games in
 --resume goes on. Without --resume, a table at --out or a run file of a game in --runs is refused
 (exit 1) unless --overwrite is given, which replaces them. One sweep writes a table at a time: a
 second one on the same --out stops at once, naming the first (TABLE.csv.lock beside the table
-says who holds it). In a log (stderr not a terminal) a line goes out per finished game, and one every
---progress-every seconds while a game runs. SIGINT or SIGTERM ends the game in progress with a
+says who holds it). In a log (stderr not a terminal) a line goes out every --progress-every seconds,
+as a game finishes or while one runs (with 0, a line per finished game). SIGINT or SIGTERM ends the game in progress with a
 checkpoint of its run file (with --runs), says how far the sweep got, and --resume goes on.
 
 PATTERN stands for many codes: '?' is any octal digit 0-7, [0-3] or [137] a class of digits;
@@ -113,8 +113,8 @@ SweepSettings settings_of(const Options& o, const po::variables_map& vm) {
 }
 
 // Progress on stderr while the sweep runs: on a terminal, "k/N games" redrawn on one line; in a
-// log (stderr not a terminal), a plain line per finished game and one every every_seconds while a
-// game runs, so that a long game is not silent.
+// log (stderr not a terminal), a plain line at most every every_seconds, when a game finishes or
+// while one runs (so that a long game is not silent), or with 0 a line per finished game.
 class SweepStatus {
  public:
   SweepStatus(bool wanted, std::size_t total, std::size_t done, double every_seconds)
@@ -128,20 +128,16 @@ class SweepStatus {
     ++done_;
     if (terminal_) {
       std::fprintf(stderr, "\r\033[K %zu/%zu games, last %s (%.3f s)", done_, total_, row.game.c_str(), row.seconds);
-    } else if (log_) {
+    } else if (log_ && due()) {
       std::fprintf(stderr, "%s: %s %zu/%zu games: %s, %llu values in %.3f s, %s\n", kTool, cli::utc_now_text().c_str(),
                    done_, total_, row.game.c_str(), static_cast<unsigned long long>(row.n), row.seconds,
-                   period_text(row.period).c_str());
-      last_line_ = std::chrono::steady_clock::now();
+                   row.period.found ? period_text(row.period).c_str() : "no period found");
     }
     std::fflush(stderr);
   }
   // After each engine step of a game: a line in a log when every_seconds have passed.
   void step(const std::string& game, const Progress& progress) {
-    if (!log_ || every_seconds_ <= 0) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - last_line_).count() < every_seconds_) return;
-    last_line_ = now;
+    if (!log_ || every_seconds_ <= 0 || !due()) return;
     std::fprintf(stderr, "%s: %s %zu/%zu games done; %s at n %llu/%llu, largest %u, rare %llu\n", kTool,
                  cli::utc_now_text().c_str(), done_, total_, game.c_str(), static_cast<unsigned long long>(progress.n),
                  static_cast<unsigned long long>(progress.target), progress.max_value,
@@ -154,6 +150,15 @@ class SweepStatus {
   }
 
  private:
+  // Whether a log line is due (every_seconds since the last; with 0, always), and if so starts
+  // the clock of the next.
+  bool due() {
+    const auto now = std::chrono::steady_clock::now();
+    if (every_seconds_ > 0 && std::chrono::duration<double>(now - last_line_).count() < every_seconds_) return false;
+    last_line_ = now;
+    return true;
+  }
+
   bool terminal_, log_;
   std::size_t total_, done_;
   double every_seconds_;
@@ -250,8 +255,8 @@ int run(int argc, char** argv, cli::Cluster& cluster) {
       ("runs", po::value(&o.runs), "directory of one run file per game (DIR/GAME.h5), continued when it exists")
       ("checkpoint-every", po::value(&o.checkpoint_every_text), "with --runs: save each game's run file every SECONDS (default 60)")
       ("progress-every", po::value(&o.progress_every_text),
-       "when stderr is no terminal (a batch log): a line per finished game, and one every SECONDS while a game runs "
-       "(default 60; 0: only per game)")
+       "when stderr is no terminal (a batch log): a line at most every SECONDS, as a game finishes or while one runs "
+       "(default 60; 0: a line per finished game)")
       ("out", po::value(&o.out), "CSV file the rows are written to as games finish")
       ("resume", po::bool_switch(&o.resume),
        "continue the sweep in --out (finished games are kept, not redone) and the games' run files in --runs")
