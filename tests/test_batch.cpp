@@ -245,7 +245,7 @@ TEST_F(BatchTest, ASweepLogsEachGameAndAStopSignalEndsItWithACheckpoint) {
   Ending e = process.wait();
   EXPECT_TRUE(e.exited && e.code == 130) << describe(e);
   const std::vector<std::string> lines = lines_of(e.err);
-  ASSERT_GE(lines.size(), 3u) << e.err;
+  ASSERT_GE(lines.size(), 2u) << e.err;  // a line while 0.6 runs (0.1 ended within the first interval), the stop
   EXPECT_TRUE(contains(e.err, " 1/3 games done; 0.6 at n ")) << e.err;
   EXPECT_TRUE(contains(lines.back(), "sg_sweep: stopped by SIGINT in 0.6 at n = ")) << e.err;
   EXPECT_TRUE(contains(lines.back(), ", 1 of 3 games finished (their rows are in t.csv); runs/0.6.h5 keeps a "
