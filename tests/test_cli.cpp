@@ -68,11 +68,20 @@ TEST_F(CliTest, ThreadsBeyondTheProcessorsAreLoweredWithANote) {
       run("run_octal", {"0.6", "--n", "2^12", "--threads", "4", "--profile", "--json", "--out", path("p.h5")});
   Result too_many =
       run("run_octal", {"0.6", "--n", "2^12", "--threads", "129", "--profile", "--json", "--out", path("m.h5")});
+  // Four threads on one processor take turns: the time a task's thread waited for its turn is
+  // left out of the profile, and reported.
+  Result taking_turns = run("run_octal", {"grundy", "--n", "2^16", "--threads", "4", "--profile", "--json", "--out",
+                                          path("turns.h5")});
   // Without --threads, OpenMP's default (here OMP_NUM_THREADS) is lowered too, without a note.
   ASSERT_EQ(setenv("OMP_NUM_THREADS", "4", 1), 0);
   Result by_default = run("run_octal", {"0.6", "--n", "2^12", "--json", "--out", path("d.h5")});
   unsetenv("OMP_NUM_THREADS");
   ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  ASSERT_EQ(taking_turns.exit_code, 0) << taking_turns.err;
+  const nlohmann::json turns = json_object(taking_turns.out)["profile"];
+  EXPECT_GT(turns["stopped_tasks"].get<std::uint64_t>(), 0u) << taking_turns.out;
+  EXPECT_GT(turns["stopped_seconds"].get<double>(), 0) << taking_turns.out;
+  EXPECT_LT(turns["stopped_seconds"].get<double>(), 4 * turns["wall_seconds"].get<double>()) << taking_turns.out;
   ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
   EXPECT_EQ(json_object(by_default.out)["threads"], 1) << by_default.out;
   EXPECT_FALSE(contains(by_default.err, "--threads")) << by_default.err;
@@ -104,6 +113,9 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   EXPECT_EQ(profile["threads"], 2) << r.out;
   EXPECT_GT(profile["regions"].get<std::uint64_t>(), 0u) << r.out;
   EXPECT_GE(profile["region_idle_seconds"].get<double>(), 0) << r.out;
+  EXPECT_GE(profile["stopped_seconds"].get<double>(), 0) << r.out;
+  EXPECT_LT(profile["stopped_seconds"].get<double>(), 2 * profile["wall_seconds"].get<double>()) << r.out;
+  EXPECT_TRUE(profile.contains("stopped_tasks")) << r.out;
   double before = 1;
   for (const char* p : {"2", "4", "8", "16", "32", "64", "128"}) {
     const double speedup = profile["predicted_speedup"][p].get<double>();

@@ -30,6 +30,21 @@ TEST(TaskClock, LeavesOutTheTimeTheThreadWasStopped) {
   EXPECT_LT(took, 0.005) << "a task that slept 30 ms";
 }
 
+// What was left out is counted, for the profile to report: the sleep, in one task.
+TEST(TaskClock, CountsWhatItLeftOut) {
+  prepare_task_clock();
+  const TaskClockStops before = task_clock_stops();
+  const Ticks began = begin_task();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const Ticks took = end_task(began);
+  const TaskClockStops after = task_clock_stops();
+  EXPECT_EQ(after.tasks - before.tasks, 1u);
+  const double removed = seconds_of(after.ticks - before.ticks);
+  EXPECT_GT(removed, 0.025) << "a task that slept 30 ms";
+  EXPECT_LT(removed, 0.030 + 1.0) << "no more than the task's wall time and a margin for a slow machine";
+  EXPECT_LT(seconds_of(took), 0.005);
+}
+
 // A task that runs keeps its time: here 20 ms of the thread's own CPU time, however long the
 // machine let it wait.
 TEST(TaskClock, KeepsTheTimeATaskRan) {

@@ -44,6 +44,11 @@ struct WorkSpan {
   std::uint64_t regions = 0;
   double region_idle_seconds = 0;
   SparseHeaps sparse_heaps;  // the prediction is for the decomposition these say
+  // Left out of work and span: the time tasks' threads were not running (another thread or
+  // process held the core), read from each thread's CPU clock (src/base/task_clock.hpp), and in
+  // how many tasks. Without it the span would grow with the machine's other load.
+  double stopped_seconds = 0;
+  std::uint64_t stopped_tasks = 0;
 
   // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
   // nothing ran).

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 namespace sgx {
@@ -16,6 +17,10 @@ struct CpuMark {
   bool taken = false;
 };
 thread_local CpuMark mark;
+
+// Summed over the threads; added to only when a task lost time, at most once per kStopMarkSeconds.
+std::atomic<Ticks> stopped_ticks{0};
+std::atomic<std::uint64_t> stopped_tasks{0};
 
 double thread_cpu_seconds() {
   timespec now{};
@@ -52,7 +57,14 @@ Ticks end_task(Ticks began) {
   take_mark(now);
   const double lost = static_cast<double>(now - before.ticks) * seconds - (mark.cpu_seconds - before.cpu_seconds);
   if (lost <= 0) return took;
-  return took - std::min(took, static_cast<Ticks>(lost / seconds));
+  const Ticks removed = std::min(took, static_cast<Ticks>(lost / seconds));
+  stopped_ticks.fetch_add(removed, std::memory_order_relaxed);
+  stopped_tasks.fetch_add(1, std::memory_order_relaxed);
+  return took - removed;
+}
+
+TaskClockStops task_clock_stops() {
+  return {stopped_ticks.load(std::memory_order_relaxed), stopped_tasks.load(std::memory_order_relaxed)};
 }
 
 double seconds_per_tick() {

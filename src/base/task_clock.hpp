@@ -47,6 +47,14 @@ void prepare_task_clock();
 Ticks begin_task();
 Ticks end_task(Ticks began);
 
+// What end_task() has left out so far in this process, on every thread: the ticks its threads
+// were stopped in tasks, and in how many tasks. A profile reports the difference over its run.
+struct TaskClockStops {
+  Ticks ticks = 0;
+  std::uint64_t tasks = 0;
+};
+TaskClockStops task_clock_stops();
+
 // What one parallel region's tasks took, gathered from its threads.
 struct RegionTicks {
   Ticks summed = 0;   // every task's time, summed
@@ -65,6 +73,7 @@ struct WorkSpanTicks {
   Ticks team_wall_ticks = 0;
   Ticks team_task_ticks = 0;
   SparseHeaps sparse_heaps;  // counted by the sparse kernel
+  TaskClockStops stopped;    // left out of the tasks above: their threads were not running
 
   // A task that ran beside the regions, off the path the run waits on (the engine's looks for the
   // period): work, not span.

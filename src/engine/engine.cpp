@@ -218,6 +218,8 @@ WorkSpan Engine::work_span() const {
   result.threads = options_.threads > 0 ? options_.threads : omp_get_max_threads();
   result.regions = ticks.team_regions;
   result.sparse_heaps = ticks.sparse_heaps;
+  result.stopped_seconds = static_cast<double>(ticks.stopped.ticks) * seconds;
+  result.stopped_tasks = ticks.stopped.tasks;
   const double team_seconds = static_cast<double>(ticks.team_wall_ticks) * seconds * result.threads;
   result.region_idle_seconds = std::max(0.0, team_seconds - static_cast<double>(ticks.team_task_ticks) * seconds);
   return result;
@@ -233,9 +235,14 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
     in_callbacks += read_ticks() - started;
     return go_on;
   };
+  const TaskClockStops stops_before = task_clock_stops();
   const Ticks started = read_ticks();
   const bool finished = compute_steps(target, timed_progress);
   profiled_ticks_ += read_ticks() - started - in_callbacks;
+  // The process's stops over the run: another engine profiled at the same time would add its own.
+  const TaskClockStops stops_after = task_clock_stops();
+  work_span_ticks_->stopped.ticks += stops_after.ticks - stops_before.ticks;
+  work_span_ticks_->stopped.tasks += stops_after.tasks - stops_before.tasks;
   return finished;
 }
 

@@ -102,7 +102,9 @@ void to_json(Json& json, const WorkSpan& profile) {
           {"sparse_heaps",
            {{"blocks", profile.sparse_heaps.blocks},
             {"pipeline", profile.sparse_heaps.pipeline},
-            {"alone", profile.sparse_heaps.alone}}}};
+            {"alone", profile.sparse_heaps.alone}}},
+          {"stopped_seconds", profile.stopped_seconds},
+          {"stopped_tasks", profile.stopped_tasks}};
 }
 
 void to_json(Json& json, const Provenance& p) {
@@ -146,6 +148,13 @@ std::string profile_text(const WorkSpan& profile) {
                   "for these; the pipeline runs from %d threads on)\n",
                   static_cast<unsigned long long>(heaps.blocks), static_cast<unsigned long long>(heaps.pipeline),
                   static_cast<unsigned long long>(heaps.alone), tuning::kPipelineLeastThreads);
+    text += line;
+  }
+  if (profile.stopped_tasks > 0) {
+    std::snprintf(line, sizeof line,
+                  "stopped     %.3f s left out of %llu tasks: their threads were not running (another thread or "
+                  "process held the core), by each thread's CPU clock\n",
+                  profile.stopped_seconds, static_cast<unsigned long long>(profile.stopped_tasks));
     text += line;
   }
   return text;
