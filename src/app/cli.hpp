@@ -22,20 +22,6 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How OpenMP threads wait between parallel regions (the sparse kernel's blocks have one each, a few
-// hundred microseconds of work). On an idle machine a waiting thread should spin: waking a
-// sleeping one takes some 20 microseconds here (Grundy's game to 2^23 on two threads, blocks of
-// 1024 heaps: 2.44 s sleeping, 2.39-2.40 s spinning; with blocks of 256, to 2^22, 6.3 s against
-// 4.3 s). With anything else runnable, spinning takes the core from the thread it waits for (to
-// 2^20 beside one busy process: 2.0 s sleeping, 3.2 s spinning for ever, 2.7 s spinning a
-// millisecond). So, unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the tools look at start-up:
-// when, at some look over a few tens of milliseconds, no other thread on the machine is ready to
-// run, they spin about a millisecond before sleeping (GOMP_SPINCOUNT=kOpenmpSpinCount, tuning.hpp),
-// else they sleep at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these when it is
-// loaded, so the program starts itself again with one set. Call first thing in main; if restarting
-// fails, the program simply goes on as it is.
-void choose_openmp_waits(char** argv);
-
 // Runs body, turning every exception into a one-line message and the right exit code.
 int run_tool(const char* tool, const std::function<int()>& body);
 

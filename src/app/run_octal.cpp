@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "openmp_waits.hpp"
 #include "file_lock.hpp"
 #include "memory.hpp"
 #include "output_file.hpp"

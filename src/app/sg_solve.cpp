@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "openmp_waits.hpp"
 #include "sgx/report.hpp"
 #include "sgx/solve.hpp"
 #include "sgx/store.hpp"

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "openmp_waits.hpp"
 #include "file_lock.hpp"
 #include "output_file.hpp"
 #include "processors.hpp"

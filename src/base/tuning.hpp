@@ -330,13 +330,13 @@ inline constexpr std::uint64_t kValueMemoryShare = 2;
 // the limit that is not for the values. Follows from those sizes; not timed.
 inline constexpr std::uint64_t kAnalysisMemoryShare = 8;
 // On an idle machine the tools let a waiting OpenMP thread spin this many turns, about a
-// millisecond, before it sleeps (GOMP_SPINCOUNT; cli::choose_openmp_waits says when): spinning
+// millisecond, before it sleeps (GOMP_SPINCOUNT; src/app/openmp_waits.hpp says when): spinning
 // took Grundy's game to 2^22 on two threads from 6.3 s (sleeping) to 4.3 s, and the cap limits the
 // loss should the machine get busy later (to 2^20 beside one busy process: 2.0 s sleeping, 3.2 s
 // spinning for ever, 2.7 s spinning a millisecond). Other counts not measured.
 inline constexpr std::uint64_t kOpenmpSpinCount = 1000000;
 // How long the tools look for a moment when nothing but themselves is ready to run, before they
-// take the machine for busy (cli::choose_openmp_waits). A reader started with the tool in a
+// take the machine for busy (src/app/openmp_waits.hpp). A reader started with the tool in a
 // pipeline runs for its first milliseconds: /usr/bin/python3 reading JSON, 18 ms from start to its
 // first read; jq 5 ms. A look takes microseconds and the wait between looks a millisecond, so an
 // idle machine is seen at the first moment it is.
