@@ -1,11 +1,13 @@
-// How the tools' OpenMP threads wait (src/app/openmp_waits.hpp): a tool that runs more than one
-// thread looks at the machine and starts itself again with the choice set, which OpenMP shows as a
-// second display of its settings (OMP_DISPLAY_ENV); a one-thread run has nothing to choose and
-// starts once.
+// How a tool starts. Its libraries come from where it was built to find them, never from the
+// directory it is started in. Its OpenMP threads' waits (src/app/openmp_waits.hpp): a tool that
+// runs more than one thread looks at the machine and starts itself again with the choice set,
+// which OpenMP shows as a second display of its settings (OMP_DISPLAY_ENV); a one-thread run has
+// nothing to choose and starts once.
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -15,7 +17,7 @@
 namespace {
 
 using sgx::testing::Result;
-using OpenmpWaitsTest = sgx::testing::ToolTest;
+using ToolStartTest = sgx::testing::ToolTest;
 
 int starts_of_openmp(const std::string& err) {
   int count = 0;
@@ -47,7 +49,19 @@ class ScopedVariable {
   std::optional<std::string> was_;
 };
 
-TEST_F(OpenmpWaitsTest, OneThreadStartsOnceAndMoreLookAndStartAgain) {
+// A file named as one of the libraries, in the directory a tool starts in, is not loaded (an empty
+// entry in the programs' RUNPATH made the loader look there first: "libz.so.1: file too short").
+TEST_F(ToolStartTest, LibrariesAreNotLookedForInTheWorkingDirectory) {
+  for (const char* library : {"libz.so.1", "libgomp.so.1", "libhdf5_serial.so.103", "libstdc++.so.6"})
+    std::ofstream(path(library)) << "not a library\n";
+  for (const char* tool : {"run_octal", "sg_period", "sg_solve", "sg_sweep"}) {
+    Result version = run(tool, {"--version"});
+    EXPECT_EQ(version.exit_code, 0) << tool << ": " << version.err;
+    EXPECT_NE(version.out.find(std::string(tool) + " (sgx) "), std::string::npos) << version.out;
+  }
+}
+
+TEST_F(ToolStartTest, OneThreadStartsOnceAndMoreLookAndStartAgain) {
   ScopedVariable display("OMP_DISPLAY_ENV", "true");
   ScopedVariable policy("OMP_WAIT_POLICY", nullptr);
   ScopedVariable spin("GOMP_SPINCOUNT", nullptr);
