@@ -135,6 +135,9 @@ class Engine {
   // Keeps max_value_ up to date with the values from index from on.
   void note_largest(std::uint64_t from);
   void fill_from_period(std::uint64_t target);
+  // Under a kernel without a rare list, counts the values computed since the last call
+  // (live_rare_count).
+  void count_new_values();
   // Bounded runs: releases the middle of the values once they outgrow options_.value_memory.
   void release_if_over_budget();
   std::uint64_t bounded_capacity() const;
@@ -153,7 +156,7 @@ class Engine {
   std::uint64_t kernel_started_at_ = 0;  // values_.size() when the active kernel took over
   std::optional<PeriodResult> proven_period_;
   Value max_value_ = 0;  // largest value so far, for progress reports
-  mutable std::optional<StatsCounter> live_counter_;  // live_rare_count under kernels without a rare list
+  std::optional<StatsCounter> live_counter_;  // live_rare_count under kernels without a rare list
   std::uint64_t max_at_ = 0;  // its first position
   PeriodResult last_period_;
   std::uint64_t next_period_check_;  // the first look (set from tuning.hpp), then as next_proof_target says

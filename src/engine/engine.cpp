@@ -157,11 +157,16 @@ std::string Engine::kernels_used() const { return kernels_used_; }
 std::uint64_t Engine::live_rare_count() const {
   if (!kernel_) return 0;
   if (active_ == KernelKind::Sparse) return kernel_->rare_count();
-  // The sweep keeps no rare list: the values are counted as they come, a pass over each new one,
-  // which costs nothing beside the sweep's pairs (a heap of n has n / 2).
+  return live_counter_ ? live_counter_->stats().rare_count : 0;
+}
+
+void Engine::count_new_values() {
+  if (!kernel_ || active_ == KernelKind::Sparse) return;
+  // The other kernels keep no rare list: the values are counted as they come, before any is
+  // released, a pass over each new one, which costs nothing beside the sweep's pairs (a heap of n
+  // has n / 2).
   if (!live_counter_) live_counter_.emplace(rules_.split_take_parity());
   live_counter_->add(values_, values_.size());
-  return live_counter_->stats().rare_count;
 }
 
 std::optional<SparseState> Engine::sparse_state() const {
@@ -287,10 +292,12 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
     if (stop_when_proven_ && last_period_.proven) return true;
     if (proven_period_ && !bounded()) {
       fill_from_period(target);
+      count_new_values();
       break;
     }
     if (proven_period_) {  // in steps, releasing as it goes
       fill_from_period(std::min(target, values_.size() + tuning::kEngineStep));
+      count_new_values();
       release_if_over_budget();
       if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count(), active_})) return false;
       continue;
@@ -301,6 +308,7 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
     const auto started = std::chrono::steady_clock::now();
     kernel_->extend(values_, step_end);
     note_largest(step_start);
+    count_new_values();
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
     adapt_step(step_end - step_start, took.count());
     switch_kernel_if_better();
