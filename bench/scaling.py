@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_GAMES = ["4!.0", "0.6", "0.167"]
 PIPELINE_LEAST_THREADS = 4  # src/base/tuning.hpp, kPipelineLeastThreads
 MOST_PROFILED_THREADS = 128  # the profile's largest thread count
@@ -127,7 +128,9 @@ class Runner:
 
 def measure_game(runner, game, n, counts, profile_threads, repeat, machine):
     say(f"{game}: profiles on 2 and {profile_threads} threads")
-    blocks = runner.run(game, n, 2, True)["profile"]
+    blocks_run = runner.run(game, n, 2, True)
+    values = blocks_run["n"]
+    blocks = blocks_run["profile"]
     pipeline = runner.run(game, n, profile_threads, True)["profile"]
     rows, one_thread = [], None
     most = machine["processors"]
@@ -136,12 +139,13 @@ def measure_game(runner, game, n, counts, profile_threads, repeat, machine):
     for threads in sorted(set(counts) | set(beyond)):
         profile, profiled_on = (pipeline, profile_threads) if threads >= PIPELINE_LEAST_THREADS else (blocks, 2)
         work, span = profile["work_seconds"], profile["span_seconds"]
-        row = {"game": game, "threads": threads, "predicted_speedup": round(predicted(work, span, threads), 3),
+        row = {"game": game, "n": values, "threads": threads,
+               "predicted_speedup": round(predicted(work, span, threads), 3),
                "predicted_seconds": round(predicted_seconds(work, span, threads), 4),
                "profile_threads": profiled_on, "work_seconds": round(work, 4), "span_seconds": round(span, 4),
                **machine}
         if threads > most:
-            row.update(kind="predicted", n=None)
+            row.update(kind="predicted")
         else:
             runs = []
             for k in range(repeat):
@@ -150,13 +154,10 @@ def measure_game(runner, game, n, counts, profile_threads, repeat, machine):
             seconds = statistics.median(r["seconds"] for r in runs)
             if threads == 1:
                 one_thread = seconds
-            row.update(kind="measured", n=runs[0]["n"], seconds=round(seconds, 4), runs=repeat,
+            row.update(kind="measured", seconds=round(seconds, 4), runs=repeat,
                        speedup=round(one_thread / seconds, 3) if one_thread and seconds > 0 else None,
-                       values_per_second=round(runs[0]["n"] / seconds) if seconds > 0 else None)
+                       values_per_second=round(values / seconds) if seconds > 0 else None)
         rows.append(row)
-    known_n = next((r["n"] for r in rows if r["n"]), None)
-    for r in rows:
-        r["n"] = known_n
     return rows
 
 
@@ -195,7 +196,7 @@ def draw(path, rows, machine, n_text):
         mine = [r for r in rows if r["game"] == game]
         # The prediction at every count between, from the profile of the decomposition it runs.
         profiles = {r["profile_threads"]: (r["work_seconds"], r["span_seconds"]) for r in mine}
-        between = sorted({t for t in range(1, largest + 1)} if largest <= 256 else thread_counts(largest))
+        between = range(1, largest + 1)
         curve = []
         for t in between:
             work, span = profiles[max(profiles) if t >= PIPELINE_LEAST_THREADS else min(profiles)]
@@ -221,7 +222,7 @@ def draw(path, rows, machine, n_text):
 
 
 def find_run_octal(bin_dir):
-    candidates = [bin_dir] if bin_dir else [os.environ.get("SGX_BIN_DIR"), "build/bin"]
+    candidates = [bin_dir] if bin_dir else [os.environ.get("SGX_BIN_DIR"), os.path.join(ROOT, "build", "bin")]
     for folder in candidates:
         if folder and os.access(os.path.join(folder, "run_octal"), os.X_OK):
             return os.path.join(folder, "run_octal")

@@ -1,6 +1,4 @@
 #pragma once
-// How the tools' OpenMP threads wait between parallel regions: spinning on an idle machine,
-// sleeping on a busy one, chosen once at start-up.
 
 namespace sgx::cli {
 
@@ -13,14 +11,18 @@ namespace sgx::cli {
 // millisecond). So, unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the tools look at start-up:
 // when, at some look over a few tens of milliseconds, no other thread on the machine is ready to
 // run, they spin about a millisecond before sleeping (GOMP_SPINCOUNT=kOpenmpSpinCount, tuning.hpp),
-// else they sleep at once (OMP_WAIT_POLICY=passive). The OpenMP runtime reads these when it is
-// loaded, so the program starts itself again with one set (a function in the program's
-// .preinit_array, which runs before the libraries' initializers, cannot set them instead: the C
-// library's own initializer, which runs after it, puts back the environment the process was given). Call first thing in main; if restarting
-// fails, the program simply goes on as it is. A run with nothing to choose (one thread: --threads 1,
-// or one processor without --profile; or --help, --version) neither looks nor restarts: on an
-// idle machine that saves a one-thread run of 0.16 until proven (some 55 ms) 4 to 9 ms, on a busy
-// one the whole look, 50 ms (its 167 ms -> 101-112 ms at load 15-23).
+// else they sleep at once (OMP_WAIT_POLICY=passive).
+//
+// The OpenMP runtime reads these when it is loaded, so the program starts itself again with one
+// set. A function in the program's .preinit_array, which runs before the libraries' initializers,
+// cannot set them instead: the C library's own initializer runs after it and puts back the
+// environment the process was given. Call first thing in main; if restarting fails, the program
+// goes on as it is.
+//
+// A run with nothing to choose (one thread: --threads 1, or one processor without --profile; or
+// --help, --version) neither looks nor restarts: on an idle machine that saves a one-thread run of
+// 0.16 until proven (some 55 ms) 4 to 9 ms, on a busy one the whole look, 50 ms (its 167 ms ->
+// 101-112 ms at load 15-23).
 void choose_openmp_waits(char** argv);
 
 }  // namespace sgx::cli

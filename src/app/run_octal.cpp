@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "openmp_waits.hpp"
 #include "file_lock.hpp"
 #include "memory.hpp"
+#include "openmp_waits.hpp"
 #include "output_file.hpp"
 #include "processors.hpp"
 #include "progress.hpp"

@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "cli.hpp"
-#include "openmp_waits.hpp"
 #include "file_lock.hpp"
+#include "openmp_waits.hpp"
 #include "output_file.hpp"
 #include "processors.hpp"
 #include "signals.hpp"

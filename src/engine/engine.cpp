@@ -292,12 +292,10 @@ bool Engine::compute_steps_beside_looks(std::uint64_t target, const ProgressCall
     if (stop_when_proven_ && last_period_.proven) return true;
     if (proven_period_ && !bounded()) {
       fill_from_period(target);
-      count_new_values();
       break;
     }
     if (proven_period_) {  // in steps, releasing as it goes
       fill_from_period(std::min(target, values_.size() + tuning::kEngineStep));
-      count_new_values();
       release_if_over_budget();
       if (progress && !progress(Progress{values_.size(), target, max_value_, live_rare_count(), active_})) return false;
       continue;
@@ -454,6 +452,7 @@ void Engine::fill_from_period(std::uint64_t target) {
     for (std::uint64_t n = from; n < target; ++n) g[n] = static_cast<T>(static_cast<std::int64_t>(g[n - p]) + s);
   });
   note_largest(from);
+  count_new_values();
   // A bounded run may release these values, and its saved state must then count them.
   if (bounded()) kernel_->note_filled(values_, from);
   if (!filled_from_period_) kernels_used_ += "+period";
