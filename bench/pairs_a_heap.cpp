@@ -13,7 +13,9 @@
 // - values to find: the values below G(n) that the rare pairs and the options without a two-heap
 //   split do not give, which other pairs must show present;
 // - scan pairs: how many pairs the scan reads until it has found them, in order a = 1, 2, ... over
-//   every split at once, and in sgx's order (its probe pairs first, pair_marking.cpp).
+//   every split at once, and in sgx's order (its probe pairs first, pair_marking.cpp);
+// - common values below c: the common values the rare pairs give below c (c's rank among the
+//   common values less one), which a heap's candidates must reach past.
 //
 // The classifications, each made from the whole file's values:
 // - sgx's mask: one for every split, with the heap's parity where every split takes one parity
@@ -76,6 +78,7 @@ struct Classification {
 struct Counts {
   std::uint64_t heaps = 0, rare_pairs = 0, wanted = 0, scan_pairs = 0, scanned_heaps = 0;
   std::uint64_t probe_pairs = 0, scan_after_probes = 0;  // the scan in sgx's order
+  std::uint64_t common_below_c = 0;  // common values the rare pairs give below c: c's rank
   double screen_seconds = 0, scan_seconds = 0;
 };
 
@@ -225,7 +228,8 @@ class Counter {
   Value scan_for_wanted(std::uint64_t n, const Classification& c, const sgx::ValueSet& listed,
                         std::vector<std::uint64_t>& read) {
     Value least = 0;
-    while (listed.contains(least) || !common_for_every_split(least, n, c)) ++least;
+    for (; listed.contains(least) || !common_for_every_split(least, n, c); ++least)
+      common_below_c_ += common_for_every_split(least, n, c);
     sgx::ValueSet found = listed;
     std::uint64_t left = 0;
     for (Value v = 0; v < least; ++v) left += !listed.contains(v);
@@ -303,6 +307,7 @@ class Counter {
   std::vector<std::uint64_t> probe_parts_;
 
  public:
+  std::uint64_t common_below_c_ = 0;  // summed over the heaps counted by masks
   std::uint64_t sink_ = 0;  // read at the end, so that no timed loop is optimised away
 };
 
@@ -405,6 +410,7 @@ int run(const std::string& path, const sgx::Rules& rules, const std::vector<Valu
       counter.count_group(first, c, counts);
     }
     sink += counter.sink_;
+    counts.common_below_c = counter.common_below_c_;
     const double heaps = static_cast<double>(counts.heaps);
     const auto per_heap = [&](std::uint64_t x) { return static_cast<double>(x) / heaps; };
     // The scan's pairs in the cheaper of the two orders, at the lookup's rate.
@@ -419,7 +425,8 @@ int run(const std::string& path, const sgx::Rules& rules, const std::vector<Valu
               << per_heap(counts.wanted) << "; scan pairs " << per_heap(counts.scan_pairs) << " in order a = 1, 2, ...";
     if (c.by_masks)
       std::cout << ", " << per_heap(counts.probe_pairs + counts.scan_after_probes) << " with sgx's probe pairs first ("
-                << per_heap(counts.probe_pairs) << " of them)";
+                << per_heap(counts.probe_pairs) << " of them); common values below c "
+                << per_heap(counts.common_below_c);
     else
       std::cout << " (" << 100.0 * per_heap(counts.scanned_heaps) << "% of the heaps scan)";
     std::cout << "\n  floor: " << screen + scan << " cycles a heap (rare pairs screened " << screen << ", "
