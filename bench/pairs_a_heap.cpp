@@ -79,7 +79,7 @@ struct Counts {
   std::uint64_t heaps = 0, rare_pairs = 0, wanted = 0, scan_pairs = 0, scanned_heaps = 0;
   std::uint64_t probe_pairs = 0, scan_after_probes = 0;  // the scan in sgx's order
   std::uint64_t common_below_c = 0;  // common values the rare pairs give below c: c's rank
-  double screen_seconds = 0, scan_seconds = 0;
+  double screen_seconds = 0;
 };
 
 double cpu_hz() {
@@ -123,7 +123,8 @@ class Counter {
     }
     ++counts.heaps;
     std::vector<std::uint64_t> read(moves_.split_two().size(), 0);
-    const Value value = c.by_masks ? scan_for_wanted(n, c, listed, read) : scan_while_rare(n, c, listed, read);
+    const Value value =
+        c.by_masks ? scan_for_wanted(n, c, listed, read, counts) : scan_while_rare(n, c, listed, read);
     if (value != g_[n])
       throw std::logic_error("heap " + std::to_string(n) + " under " + c.name + ": the counts give " +
                              std::to_string(value) + ", the file " + std::to_string(g_[n]));
@@ -147,6 +148,8 @@ class Counter {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return seconds / static_cast<double>(kRounds * to);
   }
+
+  std::uint64_t sink() const { return sink_; }
 
   // Counts the 64 heaps from first, then times the kernel's loops on exactly their pairs.
   void count_group(std::uint64_t first, const Classification& c, Counts& counts) {
@@ -226,10 +229,10 @@ class Counter {
   // option gives; the rare values below it not listed are wanted, and the pairs (a, n - k - a),
   // a = 1, 2, ... of every split are read until each is found. G(n) is c, or the least not found.
   Value scan_for_wanted(std::uint64_t n, const Classification& c, const sgx::ValueSet& listed,
-                        std::vector<std::uint64_t>& read) {
+                        std::vector<std::uint64_t>& read, Counts& counts) {
     Value least = 0;
     for (; listed.contains(least) || !common_for_every_split(least, n, c); ++least)
-      common_below_c_ += common_for_every_split(least, n, c);
+      counts.common_below_c += common_for_every_split(least, n, c);
     sgx::ValueSet found = listed;
     std::uint64_t left = 0;
     for (Value v = 0; v < least; ++v) left += !listed.contains(v);
@@ -305,9 +308,6 @@ class Counter {
   const sgx::ValueVector<T>& g_;
   Value bound_;
   std::vector<std::uint64_t> probe_parts_;
-
- public:
-  std::uint64_t common_below_c_ = 0;  // summed over the heaps counted by masks
   std::uint64_t sink_ = 0;  // read at the end, so that no timed loop is optimised away
 };
 
@@ -398,7 +398,7 @@ int run(const std::string& path, const sgx::Rules& rules, const std::vector<Valu
   {
     Counter<T> counter(rules, g, largest);
     lookup_seconds = counter.lookup_seconds_a_pair();
-    sink += counter.sink_;
+    sink += counter.sink();
   }
   std::cout << "the scan's lookup: " << std::setprecision(3) << lookup_seconds * hz << " cycles a pair\n";
   if (!sgx::can_screen_pairs()) std::cout << "no AVX-512 here: the screen is not timed, its cycles show as 0\n";
@@ -409,8 +409,7 @@ int run(const std::string& path, const sgx::Rules& rules, const std::vector<Valu
       const std::uint64_t first = n / 2 + (i * (n / 2 - kGroup) / groups) / kGroup * kGroup;
       counter.count_group(first, c, counts);
     }
-    sink += counter.sink_;
-    counts.common_below_c = counter.common_below_c_;
+    sink += counter.sink();
     const double heaps = static_cast<double>(counts.heaps);
     const auto per_heap = [&](std::uint64_t x) { return static_cast<double>(x) / heaps; };
     // The scan's pairs in the cheaper of the two orders, at the lookup's rate.
