@@ -89,14 +89,6 @@ double cpu_hz() {
   throw std::runtime_error("/proc/cpuinfo gives no \"cpu MHz\": cycles cannot be counted");
 }
 
-// Whether a pair of parts summing to m = n - k, whose value is v, has exactly one rare part under
-// mask: the value is then common for the heap (docs/THEORY.md section 4, "Masks with the heap's
-// parity").
-bool common_for(Value v, std::uint64_t m, const RareMask& mask) {
-  const std::uint64_t position = mask.with_position ? m & 1 : 0;
-  return (static_cast<std::uint64_t>(__builtin_parityll(v & mask.values)) ^ position) == 1;
-}
-
 template <class T>
 class Counter {
  public:
@@ -116,7 +108,7 @@ class Counter {
       const auto& rare = c.rare[parity];
       for (std::size_t i = 0; i < rare.size() && rare[i] < m; ++i) {
         const std::uint64_t r = rare[i];
-        if (r == 0 || (move.unequal && 2 * r == m)) continue;
+        if (move.unequal && 2 * r == m) continue;  // the rare lists start at 1
         ++counts.rare_pairs;
         listed.insert(static_cast<Value>(g_[r] ^ g_[m - r]));
       }
@@ -129,7 +121,7 @@ class Counter {
       throw std::logic_error("heap " + std::to_string(n) + " under " + c.name + ": the counts give " +
                              std::to_string(value) + ", the file " + std::to_string(g_[n]));
     // What the scan had to find: the values below G(n) that the rare pairs do not give.
-    for (Value v = 0; v < value; ++v) counts.wanted += !listed.contains(v);
+    counts.wanted += sgx::ValueSet(bound_).assign_missing_below(listed, value);
     for (std::uint64_t r : read) counts.scan_pairs += r;
     if (c.by_masks) count_probes_first(n, value, listed, counts);
     counts.scanned_heaps += std::any_of(read.begin(), read.end(), [](std::uint64_t r) { return r > 0; });
@@ -159,9 +151,12 @@ class Counter {
   }
 
  private:
+  // Whether v is common for heap n under the mask of every split's parity: a pair with exactly
+  // one rare part gives only such values (docs/THEORY.md section 4). Each mask carries its takes'
+  // parity where it uses the heap's.
   bool common_for_every_split(Value v, std::uint64_t n, const Classification& c) const {
     for (const SplitMove& move : moves_.split_two())
-      if (move.take + 2 <= n && !common_for(v, n - move.take, c.masks[move.take & 1])) return false;
+      if (move.take + 2 <= n && sgx::is_rare(v, n, c.masks[move.take & 1])) return false;
     return true;
   }
 
@@ -186,8 +181,7 @@ class Counter {
   // The scan in sgx's order: the probe pairs, then a = 1, 2, ..., until the values below G(n) that
   // the rare pairs do not give are found.
   void count_probes_first(std::uint64_t n, Value value, sgx::ValueSet found, Counts& counts) {
-    std::uint64_t left = 0;
-    for (Value v = 0; v < value; ++v) left += !found.contains(v);
+    std::uint64_t left = sgx::ValueSet(bound_).assign_missing_below(found, value);
     if (left == 0) return;
     const auto take = [&](Value v) {
       if (v < value && !found.contains(v)) {
@@ -231,11 +225,13 @@ class Counter {
   Value scan_for_wanted(std::uint64_t n, const Classification& c, const sgx::ValueSet& listed,
                         std::vector<std::uint64_t>& read, Counts& counts) {
     Value least = 0;
-    for (; listed.contains(least) || !common_for_every_split(least, n, c); ++least)
-      counts.common_below_c += common_for_every_split(least, n, c);
+    for (;; ++least) {
+      const bool common = common_for_every_split(least, n, c);
+      if (common && !listed.contains(least)) break;
+      counts.common_below_c += common;
+    }
     sgx::ValueSet found = listed;
-    std::uint64_t left = 0;
-    for (Value v = 0; v < least; ++v) left += !listed.contains(v);
+    std::uint64_t left = sgx::ValueSet(bound_).assign_missing_below(listed, least);
     for (std::uint64_t a = 1; left > 0; ++a) {
       const bool any = scan_step(n, a, read, [](const SplitMove&) { return true; }, [&](Value v) {
         if (v < least && !found.contains(v)) {
