@@ -116,6 +116,9 @@ TEST_F(CliTest, ProfileReportsWorkSpanAndPredictedSpeedups) {
   EXPECT_GE(profile["stopped_seconds"].get<double>(), 0) << r.out;
   EXPECT_LT(profile["stopped_seconds"].get<double>(), 2 * profile["wall_seconds"].get<double>()) << r.out;
   EXPECT_TRUE(profile.contains("stopped_tasks")) << r.out;
+  EXPECT_GE(profile["interrupted_seconds"].get<double>(), 0) << r.out;
+  EXPECT_LT(profile["interrupted_seconds"].get<double>(), profile["wall_seconds"].get<double>()) << r.out;
+  EXPECT_TRUE(profile.contains("interruptions")) << r.out;
   double before = 1;
   for (const char* p : {"2", "4", "8", "16", "32", "64", "128"}) {
     const double speedup = profile["predicted_speedup"][p].get<double>();

@@ -49,6 +49,11 @@ struct WorkSpan {
   // how many tasks. Without it the span would grow with the machine's other load.
   double stopped_seconds = 0;
   std::uint64_t stopped_tasks = 0;
+  // Left out as well, beyond the stops: gaps in the pipeline's tasks ahead of its chain where
+  // their thread, though it held the core, did not run (an interrupt, or the host of a virtual
+  // machine), found between the notes those tasks take every few microseconds; and how many.
+  double interrupted_seconds = 0;
+  std::uint64_t interruptions = 0;
 
   // T1 / ((T1 - Tinf) / p + Tinf): the speedup on p threads the work and span allow (1 when
   // nothing ran).

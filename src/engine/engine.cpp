@@ -225,6 +225,8 @@ WorkSpan Engine::work_span() const {
   result.sparse_heaps = ticks.sparse_heaps;
   result.stopped_seconds = static_cast<double>(ticks.stopped.ticks) * seconds;
   result.stopped_tasks = ticks.stopped.tasks;
+  result.interrupted_seconds = static_cast<double>(ticks.stopped.interrupted_ticks) * seconds;
+  result.interruptions = ticks.stopped.interruptions;
   const double team_seconds = static_cast<double>(ticks.team_wall_ticks) * seconds * result.threads;
   result.region_idle_seconds = std::max(0.0, team_seconds - static_cast<double>(ticks.team_task_ticks) * seconds);
   return result;
@@ -248,6 +250,8 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
   const TaskClockStops stops_after = task_clock_stops();
   work_span_ticks_->stopped.ticks += stops_after.ticks - stops_before.ticks;
   work_span_ticks_->stopped.tasks += stops_after.tasks - stops_before.tasks;
+  work_span_ticks_->stopped.interrupted_ticks += stops_after.interrupted_ticks - stops_before.interrupted_ticks;
+  work_span_ticks_->stopped.interruptions += stops_after.interruptions - stops_before.interruptions;
   return finished;
 }
 

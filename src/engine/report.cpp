@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/task_clock.hpp"
 #include "base/tuning.hpp"
 #include "sgx/numbers.hpp"
 
@@ -104,7 +105,9 @@ void to_json(Json& json, const WorkSpan& profile) {
             {"pipeline", profile.sparse_heaps.pipeline},
             {"alone", profile.sparse_heaps.alone}}},
           {"stopped_seconds", profile.stopped_seconds},
-          {"stopped_tasks", profile.stopped_tasks}};
+          {"stopped_tasks", profile.stopped_tasks},
+          {"interrupted_seconds", profile.interrupted_seconds},
+          {"interruptions", profile.interruptions}};
 }
 
 void to_json(Json& json, const Provenance& p) {
@@ -155,6 +158,14 @@ std::string profile_text(const WorkSpan& profile) {
                   "stopped     %.3f s left out of %llu tasks: their threads were not running (another thread or "
                   "process held the core), by each thread's CPU clock\n",
                   profile.stopped_seconds, static_cast<unsigned long long>(profile.stopped_tasks));
+    text += line;
+  }
+  if (profile.interruptions > 0) {
+    std::snprintf(line, sizeof line,
+                  "interrupted %.3f s left out in %llu gaps of %.0f us or more in the pipeline's tasks ahead of its "
+                  "chain: their core was taken (an interrupt, a virtual machine's host)\n",
+                  profile.interrupted_seconds, static_cast<unsigned long long>(profile.interruptions),
+                  1e6 * kInterruptionSeconds);
     text += line;
   }
   return text;

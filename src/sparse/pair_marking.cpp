@@ -58,6 +58,7 @@ void SparseKernel::mark_known_pairs_of_group(const ValueVector<T>& g, std::uint6
   std::vector<Screened>& screened = screened_of(first);
   screened.clear();
   mark_rare_pairs_of_group(g, first, last, 0, limit, group, screening ? &screened : nullptr);
+  note_task_progress();
   if (probes) mark_probe_pairs_of_group(g, first, last, limit, group);
   for (std::uint64_t i = first; i < last; ++i) {
     known_[i].clear();
@@ -122,6 +123,7 @@ void SparseKernel::mark_pairs_with_every_heap(const ValueVector<T>& g, const Spl
                                               std::uint64_t heaps, RareIt first, RareIt last, GroupMarks& group) const {
   const std::uint64_t m_hi = m_lo + heaps - 1;
   for (RareIt r = first; r != last; ++r) {
+    if (((r - first) & 63) == 63) note_task_progress();  // for the profile (task_clock.hpp)
     const T part = static_cast<T>(rare_.values[static_cast<std::size_t>(r - rare_.positions.begin())]);
     const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
     // The partners of successive r lie far apart once n outgrows the caches: ask for those of
@@ -232,7 +234,9 @@ inline void SparseKernel::screen_group(const ValueVector<T>& g, std::uint64_t fi
   }
   std::uint64_t hits[kScreenSlots] = {};
   std::uint64_t remarked = 0;
+  note_task_progress();
   screen_screened_pairs(g, first, last, candidates, hits);
+  note_task_progress();
   for_each_hit(hits, [&](int k, std::uint64_t j) {
     if (k < listed[j]) known_[first + j].insert(candidates.values[k][j]);
   });

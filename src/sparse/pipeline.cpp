@@ -27,7 +27,9 @@
 // the far stage's tasks 8.5 s -> 4.3 s, the confirmations 0.33 s -> 5.5 s, the chain's waits
 // 0.133 s -> 0.088 s).
 // A band [D', D) has D - 64 heaps of slack before the chain needs it, so the chain waits for
-// none on many threads, and the span is about the chain's own time.
+// none on many threads, and the span is about the chain's own time. The tasks ahead of the chain
+// are watched for interruptions (task_clock.hpp): they note their progress every few microseconds,
+// here and in pipeline_bands.cpp and pair_marking.cpp.
 // Where none of a heap's candidates stands, the chain marks all its options but those that only
 // show rare values present, and takes the least common value none gives, on speculation as well
 // (least_common_not_given). A value wider than the sets' bound and a wrong speculation (a new
@@ -299,7 +301,7 @@ inline bool SparseKernel::run_pipeline_task(const ValueVector<T>& g, Pipeline& p
         continue;
       const int part = group.parts_claimed[stage].fetch_add(1, std::memory_order_acquire);
       if (part >= parts_of(stage)) continue;
-      const Ticks began = pipe.timed ? begin_task() : 0;
+      const Ticks began = pipe.timed ? begin_watched_task() : 0;
       const std::uint64_t first = q * tuning::kSparseGroup + static_cast<std::uint64_t>(part) * part_heaps(stage);
       const std::uint64_t last = std::min(heap_count_, first + part_heaps(stage));
       if (first < last) {  // the last group may be short
@@ -308,7 +310,7 @@ inline bool SparseKernel::run_pipeline_task(const ValueVector<T>& g, Pipeline& p
         else
           run_band(g, stage, first, last, worker);
       }
-      if (pipe.timed) group.took[stage][part] = end_task(began);
+      if (pipe.timed) group.took[stage][part] = end_watched_task(began);
       if (group.parts_done[stage].fetch_add(1, std::memory_order_acq_rel) + 1 == parts_of(stage))
         group.stage.store(stage + 1, std::memory_order_release);
       return true;

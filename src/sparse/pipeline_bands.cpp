@@ -22,12 +22,15 @@ void SparseKernel::run_band(const ValueVector<T>& g, int stage, std::uint64_t fi
     // start there (their partner below the first gate).
     const std::uint64_t r_high = tuning::kPipelineDistances[stage - 1] + (stage == 1 ? tuning::kSparseGroup : 0);
     screen_band(g, first, last, tuning::kPipelineDistances[stage], r_high);
+    note_task_progress();
     if (stage == kExtendingStage) extend_candidates(g, first, last, tuning::kPipelineDistances[stage], worker);
     // A heap the last band left without a candidate would be decided in full on the chain.
     if (stage == kPipelineStages - 1)
       for (std::uint64_t i = first; i < last; ++i)
-        if (candidates_[i].count == count_bits(candidates_[i].given) && needs_more_candidates(i))
+        if (candidates_[i].count == count_bits(candidates_[i].given) && needs_more_candidates(i)) {
           list_candidates_exactly(g, i, tuning::kPipelineDistances[stage], worker);
+          note_task_progress();
+        }
     // The chain compares only candidates none of the bands gave. They are dropped here once the
     // band before the last is done, then once the last (near the chain) is.
     if (stage >= kExtendingStage) drop_given(candidates_.data() + first, last - first);
@@ -41,9 +44,11 @@ void SparseKernel::run_far_part(const ValueVector<T>& g, std::uint64_t q, std::u
                                 Worker& worker) {
   reset_heaps(first, last);
   mark_known_pairs_of_group(g, first, last, limit_of_group(q), worker.group, true, false);
+  note_task_progress();
   for (std::uint64_t i = first; i < last; ++i) {
     mark_if_screening_failed(g, i, worker.marks);
     list_candidates<T>(base_ + i, kScreenSlots);
+    note_task_progress();
   }
 }
 
@@ -81,8 +86,12 @@ template <class T>
 inline void SparseKernel::extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
                                             std::uint64_t r_low, Worker& worker) {
   if (!list_more_candidates(g, first, last, r_low)) return;
+  note_task_progress();
   for (std::uint64_t i = first; i < last; ++i)
-    if (needs_more_candidates(i)) list_candidates_exactly(g, i, r_low, worker);
+    if (needs_more_candidates(i)) {
+      list_candidates_exactly(g, i, r_low, worker);
+      note_task_progress();
+    }
 }
 
 // Whether heap base_ + i has fewer than three candidates not given, while its known set may
@@ -113,8 +122,11 @@ inline bool SparseKernel::list_more_candidates(const ValueVector<T>& g, std::uin
   }
   if (extended == 0) return false;
   std::uint64_t far_hits[kScreenSlots] = {}, band_hits[kScreenSlots] = {};
+  note_task_progress();
   screen_screened_pairs(g, first, last, next, far_hits);
+  note_task_progress();
   screen_rare_range(g, first, heaps, rare_between(r_low, kBandsEnd), next, band_hits);
+  note_task_progress();
   struct GivenBy {
     unsigned far = 0, band = 0;  // bit k: next value k given by a far pair, by a band pair
   } given_by[kScreenHeaps];
