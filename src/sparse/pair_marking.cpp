@@ -122,19 +122,25 @@ template <class T>
 void SparseKernel::mark_pairs_with_every_heap(const ValueVector<T>& g, const SplitMove& move, std::uint64_t m_lo,
                                               std::uint64_t heaps, RareIt first, RareIt last, GroupMarks& group) const {
   const std::uint64_t m_hi = m_lo + heaps - 1;
-  for (RareIt r = first; r != last; ++r) {
-    if (((r - first) & 63) == 63) note_task_progress();  // for the profile (task_clock.hpp)
-    const T part = static_cast<T>(rare_.values[static_cast<std::size_t>(r - rare_.positions.begin())]);
-    const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
-    // The partners of successive r lie far apart once n outgrows the caches: ask for those of
-    // a later r now, so that they arrive while this one is marked.
-    if (last - r > tuning::kSparsePrefetchAhead) {
-      const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
-      for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
+  // kNoteEvery rare positions at a time, with a note between for the profile (task_clock.hpp).
+  constexpr std::ptrdiff_t kNoteEvery = 64;
+  for (RareIt stretch = first; stretch != last;) {
+    const RareIt stretch_end = last - stretch > kNoteEvery ? stretch + kNoteEvery : last;
+    for (RareIt r = stretch; r != stretch_end; ++r) {
+      const T part = static_cast<T>(rare_.values[static_cast<std::size_t>(r - rare_.positions.begin())]);
+      const T* partners = g.data() + (m_lo - *r);  // heap j pairs r with m_lo + j - r
+      // The partners of successive r lie far apart once n outgrows the caches: ask for those of
+      // a later r now, so that they arrive while this one is marked.
+      if (last - r > tuning::kSparsePrefetchAhead) {
+        const char* ahead = reinterpret_cast<const char*>(g.data() + (m_lo - r[tuning::kSparsePrefetchAhead]));
+        for (std::uint64_t byte = 0; byte < heaps * sizeof(T); byte += 64) __builtin_prefetch(ahead + byte);
+      }
+      // With unequal parts, the heap with m = 2r has no split (r, r).
+      const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
+      group.mark_pair_values(part, partners, heaps, skip);
     }
-    // With unequal parts, the heap with m = 2r has no split (r, r).
-    const std::uint64_t skip = move.unequal && 2 * *r >= m_lo && 2 * *r <= m_hi ? 2 * *r - m_lo : heaps;
-    group.mark_pair_values(part, partners, heaps, skip);
+    stretch = stretch_end;
+    note_task_progress();
   }
 }
 
