@@ -18,6 +18,14 @@ double thread_cpu_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// Spins for the given seconds of the thread's own CPU time, noting progress at each of its
+// readings (some 0.4 us apart) when asked.
+void spin(double seconds, bool noting) {
+  const double start = thread_cpu_seconds();
+  while (thread_cpu_seconds() - start < seconds)
+    if (noting) note_task_progress();
+}
+
 double seconds_of(Ticks ticks) { return static_cast<double>(ticks) * seconds_per_tick(); }
 
 // A thread that sleeps in a task is stopped as a thread that loses its core is: the task's time is
@@ -50,9 +58,7 @@ TEST(TaskClock, CountsWhatItLeftOut) {
 TEST(TaskClock, KeepsTheTimeATaskRan) {
   prepare_task_clock();
   const Ticks began = begin_task();
-  const double cpu_start = thread_cpu_seconds();
-  volatile std::uint64_t spins = 0;
-  while (thread_cpu_seconds() - cpu_start < 0.020) spins = spins + 1;
+  spin(0.020, false);
   const double took = seconds_of(end_task(began));
   EXPECT_GT(took, 0.015);
   EXPECT_LT(took, 0.025 + kStopMarkSeconds);
@@ -64,14 +70,6 @@ TEST(TaskClock, ShortTasksTakeTheirTicks) {
   const Ticks began = begin_task();
   const Ticks took = end_task(began);
   EXPECT_LT(seconds_of(took), kStopMarkSeconds);
-}
-
-// Spins for the given seconds of the thread's own CPU time, noting progress at each of its
-// readings (some 0.4 us apart) when asked.
-void spin(double seconds, bool noting) {
-  const double start = thread_cpu_seconds();
-  while (thread_cpu_seconds() - start < seconds)
-    if (noting) note_task_progress();
 }
 
 // A watched task whose notes stop for longer than kInterruptionSeconds lost that stretch: its

@@ -93,6 +93,14 @@ struct TaskClockStops {
   std::uint64_t tasks = 0;
   Ticks interrupted_ticks = 0;
   std::uint64_t interruptions = 0;
+
+  // Adds what was left out between two readings of task_clock_stops().
+  void add_since(const TaskClockStops& before, const TaskClockStops& after) {
+    ticks += after.ticks - before.ticks;
+    tasks += after.tasks - before.tasks;
+    interrupted_ticks += after.interrupted_ticks - before.interrupted_ticks;
+    interruptions += after.interruptions - before.interruptions;
+  }
 };
 TaskClockStops task_clock_stops();
 

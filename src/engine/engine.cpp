@@ -247,11 +247,7 @@ bool Engine::compute_to(std::uint64_t target, const ProgressCallback& progress) 
   const bool finished = compute_steps(target, timed_progress);
   profiled_ticks_ += read_ticks() - started - in_callbacks;
   // The process's stops over the run: another engine profiled at the same time would add its own.
-  const TaskClockStops stops_after = task_clock_stops();
-  work_span_ticks_->stopped.ticks += stops_after.ticks - stops_before.ticks;
-  work_span_ticks_->stopped.tasks += stops_after.tasks - stops_before.tasks;
-  work_span_ticks_->stopped.interrupted_ticks += stops_after.interrupted_ticks - stops_before.interrupted_ticks;
-  work_span_ticks_->stopped.interruptions += stops_after.interruptions - stops_before.interruptions;
+  work_span_ticks_->stopped.add_since(stops_before, task_clock_stops());
   return finished;
 }
 

@@ -44,7 +44,6 @@ void SparseKernel::run_far_part(const ValueVector<T>& g, std::uint64_t q, std::u
                                 Worker& worker) {
   reset_heaps(first, last);
   mark_known_pairs_of_group(g, first, last, limit_of_group(q), worker.group, true, false);
-  note_task_progress();
   for (std::uint64_t i = first; i < last; ++i) {
     mark_if_screening_failed(g, i, worker.marks);
     list_candidates<T>(base_ + i, kScreenSlots);
@@ -86,7 +85,6 @@ template <class T>
 inline void SparseKernel::extend_candidates(const ValueVector<T>& g, std::uint64_t first, std::uint64_t last,
                                             std::uint64_t r_low, Worker& worker) {
   if (!list_more_candidates(g, first, last, r_low)) return;
-  note_task_progress();
   for (std::uint64_t i = first; i < last; ++i)
     if (needs_more_candidates(i)) {
       list_candidates_exactly(g, i, r_low, worker);
