@@ -122,6 +122,10 @@ void SparseKernel::pipeline(ValueVector<T>& g, std::uint64_t target) {
   choose_probe_parts_if_stale(g);
   const std::uint64_t count = target - start;
   prepare_heaps(start, count);
+  if (first_candidates_.size() < count) {
+    first_candidates_.resize(count);
+    second_candidates_.resize(count);
+  }
   pipelined_ = true;
   lay_out_near_rare<T>(tuning::kPipelineNear);
   rare_.start_undo_log();
@@ -183,7 +187,9 @@ inline void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& w
         if (compare_alone) {  // while the compare settles the heaps
           std::uint64_t speculated = 0;
           const std::uint64_t stopped =
-              chain_decide(g.data(), n, end, candidates_.data() + (n - base_), near, speculated);
+              chain_decide(g.data(), n, end, candidates_.data() + (n - base_),
+                           {first_candidates_.data() + (n - base_), second_candidates_.data() + (n - base_)}, near,
+                           speculated);
           speculated_here |= speculated << ((n - base_) % tuning::kSparseGroup);
           for (; n < stopped; ++n) rare_.count_common(n, g[n]);
           if (n == end) break;
@@ -245,12 +251,13 @@ inline Value SparseKernel::least_common_not_given(const ValueVector<T>& g, std::
   return least;
 }
 
-// Asks for the cache lines of group q's candidates.
+// Asks for the cache lines of the chain's copies of group q's first candidates (the rest is read
+// only for the few heaps whose first candidate an option gives).
 inline void SparseKernel::prefetch_candidates(std::uint64_t q) const {
   const std::uint64_t first = std::min(heap_count_, q * tuning::kSparseGroup);
   const std::uint64_t last = std::min(heap_count_, first + tuning::kSparseGroup);
-  const char* const begin = reinterpret_cast<const char*>(candidates_.data() + first);
-  const char* const end = reinterpret_cast<const char*>(candidates_.data() + last);
+  const char* const begin = reinterpret_cast<const char*>(first_candidates_.data() + first);
+  const char* const end = reinterpret_cast<const char*>(first_candidates_.data() + last);
   for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
 }
 

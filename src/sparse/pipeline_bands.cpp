@@ -32,8 +32,17 @@ void SparseKernel::run_band(const ValueVector<T>& g, int stage, std::uint64_t fi
           note_task_progress();
         }
     // The chain compares only candidates none of the bands gave. They are dropped here once the
-    // band before the last is done, then once the last (near the chain) is.
+    // band before the last is done, then once the last (near the chain) is, which also writes
+    // the chain's copies of each heap's first two.
     if (stage >= kExtendingStage) drop_given(candidates_.data() + first, last - first);
+    if (stage == kPipelineStages - 1) {
+      for (std::uint64_t i = first; i < last; ++i) {
+        first_candidates_[i] = copy_of_candidate(candidates_[i], 0);
+        second_candidates_[i] = copy_of_candidate(candidates_[i], 1);
+      }
+      hand_over(first_candidates_.data() + first, last - first);
+      hand_over(second_candidates_.data() + first, last - first);
+    }
   }
 }
 

@@ -574,6 +574,8 @@ class [[gnu::visibility("hidden")]] SparseKernel final : public Kernel {
   std::vector<std::uint8_t> remark_;   // per heap of the block: its screening failed (screen_group)
   std::vector<std::vector<Screened>> screened_of_;  // per group (a far part in the pipeline): its screened rare pairs
   std::vector<Candidates> candidates_;  // per heap of the block
+  // Per heap of the pipeline: its chain's copies of the first two candidates (chain_step.hpp).
+  std::vector<CandidateCopy> first_candidates_, second_candidates_;
   std::unique_ptr<PipelineGroup[]> pipeline_groups_;  // pipeline_group_room
   std::size_t pipeline_group_capacity_ = 0;
   std::uint64_t candidates_bound_ = 0;  // rare_.bound when they were listed
