@@ -373,16 +373,25 @@ void SparseKernel::enumerate_known_pairs(const ValueVector<T>& g, std::uint64_t 
 
 // Sizes the per-heap state (known_ and the rest) for count heaps from base on; reset_heaps
 // clears each heap's before its first use. The pipeline leaves that to each heap's far stage, in
-// parallel: it is sized for every heap left to its target, of which it may reach few.
+// parallel: it is sized for every heap left to its target, of which it may reach few. Each part
+// only grows, and is written before it is read (the candidates are listed, the screened pairs
+// cleared): a run goes from blocks of 1024 heaps to pipeline steps of 65536 and back, and sizing
+// the candidates down and up again cleared 3.6 MB each time (2.8 ms of the 25 ms Grundy's game
+// to 2^24 spent on one thread outside the regions, on 64 threads).
 void SparseKernel::prepare_heaps(std::uint64_t base, std::uint64_t count) {
   base_ = base;
   heap_count_ = count;
-  if (known_.size() < count) known_.resize(count);
-  scanned_to_.resize(std::max<std::size_t>(scanned_to_.size(), count));
-  exact_below_.resize(std::max<std::size_t>(exact_below_.size(), count));
-  remark_.resize(std::max<std::size_t>(remark_.size(), count));
-  screened_of_.resize((count + part_heaps(0) - 1) / part_heaps(0));  // the smaller unit
-  candidates_.resize(count);
+  auto grow = [count](auto& per_heap, std::size_t size) {
+    if (per_heap.size() < size) per_heap.resize(size);
+  };
+  grow(known_, count);
+  grow(scanned_to_, count);
+  grow(exact_below_, count);
+  grow(remark_, count);
+  grow(screened_of_, (count + part_heaps(0) - 1) / part_heaps(0));  // the smaller unit
+  grow(candidates_, count);
+  grow(first_candidates_, count);  // the pipeline's
+  grow(second_candidates_, count);
   candidates_bound_ = rare_.bound;
 }
 

@@ -122,10 +122,6 @@ void SparseKernel::pipeline(ValueVector<T>& g, std::uint64_t target) {
   choose_probe_parts_if_stale(g);
   const std::uint64_t count = target - start;
   prepare_heaps(start, count);
-  if (first_candidates_.size() < count) {
-    first_candidates_.resize(count);
-    second_candidates_.resize(count);
-  }
   pipelined_ = true;
   lay_out_near_rare<T>(tuning::kPipelineNear);
   rare_.start_undo_log();
