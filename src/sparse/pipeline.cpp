@@ -125,6 +125,7 @@ void SparseKernel::pipeline(ValueVector<T>& g, std::uint64_t target) {
   pipelined_ = true;
   lay_out_near_rare<T>(tuning::kPipelineNear);
   rare_.start_undo_log();
+  chain_counts_.assign(2 * rare_.bound, 0);
   Pipeline pipe(pipeline_group_room((count + tuning::kSparseGroup - 1) / tuning::kSparseGroup));
   pipe.timed = timing_tasks();
   const Ticks started = pipe.timed ? read_ticks() : 0;
@@ -138,6 +139,7 @@ void SparseKernel::pipeline(ValueVector<T>& g, std::uint64_t target) {
   }
   pipelined_ = false;
   g.resize(pipe.chain_end);
+  rare_.add_counts_by_parity(chain_counts_);  // before put_right takes any back
   if (pipe.timed) record_region(pipeline_ticks(pipe), started, true);
   review_screening();
   pipeline_from_ = pipe.chain_end < target ? pipe.chain_end + block_ : 0;
@@ -187,7 +189,7 @@ inline void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& w
                            {first_candidates_.data() + (n - base_), second_candidates_.data() + (n - base_)}, near,
                            speculated);
           speculated_here |= speculated << ((n - base_) % tuning::kSparseGroup);
-          for (; n < stopped; ++n) rare_.count_common(n, g[n]);
+          for (; n < stopped; ++n) count_on_chain(n, g[n]);
           if (n == end) break;
         }
       Value value = 0;
@@ -205,7 +207,7 @@ inline void SparseKernel::run_chain(ValueVector<T>& g, Pipeline& pipe, Worker& w
       }
       speculated_here |= std::uint64_t{unsure} << ((n - base_) % tuning::kSparseGroup);
       g[n] = static_cast<T>(value);
-      rare_.count_common(n, value);
+      count_on_chain(n, value);
     }
     group.speculated = speculated_here;
     if (pipe.timed) group.chain_took = end_task(began);

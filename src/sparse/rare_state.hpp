@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <span>
 #include <vector>
 
 #include "base/task_clock.hpp"
@@ -59,6 +60,16 @@ struct [[gnu::visibility("hidden")]] RareState {
   void count_common(std::uint64_t n, Value value) {
     ++histogram[value];
     odd_histogram[value] += n & 1;
+  }
+  // Adds the counts of a caller that counts many values in a row (the pipeline's chain), kept by
+  // the heaps' parity: by_parity[p * size + v] values v at heaps of parity p, v < size <= bound,
+  // one increment a value where count_common takes two.
+  void add_counts_by_parity(std::span<const std::uint64_t> by_parity) {
+    const std::size_t size = by_parity.size() / 2;
+    for (std::size_t v = 0; v < size; ++v) {
+      histogram[v] += by_parity[v] + by_parity[size + v];
+      odd_histogram[v] += by_parity[size + v];
+    }
   }
   // Counts G(n) = value and, with lists_rare, lists n if it is rare. Returns whether the bound or
   // the rare list changed (what the heaps decided alone were prepared for).

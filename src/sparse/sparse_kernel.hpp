@@ -522,6 +522,10 @@ class [[gnu::visibility("hidden")]] SparseKernel final : public Kernel {
   template <class T>
   inline Value least_common_not_given(const ValueVector<T>& g, std::uint64_t n, bool& unsure);
   inline void prefetch_candidates(std::uint64_t q) const;
+  // Counts G(n) = value, decided by the chain, into chain_counts_ (rare_ takes them after the
+  // pipeline): one increment where RareState::count_common takes two (its two were a twelfth of
+  // the chain's time on Grundy's game to 2^24).
+  void count_on_chain(std::uint64_t n, Value value) { ++chain_counts_[(n & 1) * rare_.bound + value]; }
   template <class T>
   inline void help_pipeline(const ValueVector<T>& g, Pipeline& pipe, Worker& worker);
   template <class T>
@@ -577,6 +581,7 @@ class [[gnu::visibility("hidden")]] SparseKernel final : public Kernel {
   // Per heap of the pipeline: its chain's copies of the first two candidates (chain_step.hpp).
   std::vector<CandidateCopy> first_candidates_, second_candidates_;
   std::unique_ptr<PipelineGroup[]> pipeline_groups_;  // pipeline_group_room
+  std::vector<std::uint64_t> chain_counts_;            // the chain's values by parity (count_on_chain)
   std::size_t pipeline_group_capacity_ = 0;
   std::uint64_t candidates_bound_ = 0;  // rare_.bound when they were listed
   std::tuple<NearRare<std::uint8_t>, NearRare<std::uint16_t>, NearRare<std::uint32_t>> near_rare_;
