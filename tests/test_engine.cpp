@@ -313,6 +313,27 @@ TEST(EnginePipeline, ValuesAsOnOneThreadThroughANewRarePosition) {
   }
 }
 
+// The pipeline's chain counts its values apart (by the heaps' parity) and hands the counts to the
+// rare state after each step, before a wrong speculation takes values back: the histograms a
+// checkpoint keeps must be one thread's, through Grundy's game's new rare position at 82860.
+TEST(EnginePipeline, CountsTheValuesAsOnOneThread) {
+  for (const char* code : {"4!.0", "0.6"}) {
+    auto state_on = [&](int threads) {
+      Engine engine(parse_rules(code), EngineOptions{KernelKind::Sparse, threads});
+      engine.compute_to(1u << 17);
+      return engine.sparse_state();
+    };
+    const auto one = state_on(1), piped = state_on(tuning::kPipelineLeastThreads);
+    ASSERT_TRUE(one && piped) << code;
+    std::uint64_t counted = 0;
+    for (const std::uint64_t count : one->histogram) counted += count;
+    EXPECT_EQ(counted, 1u << 17) << code;
+    EXPECT_EQ(piped->histogram, one->histogram) << code;
+    EXPECT_EQ(piped->odd_histogram, one->odd_histogram) << code;
+    EXPECT_EQ(piped->rare_positions, one->rare_positions) << code;
+  }
+}
+
 // On more than one thread a look for the period from tuning::kLookBesideFrom values on runs beside
 // the kernels, on a copy of the last values (its window and one more). Its result is the one a look
 // on one thread makes: on 0.6, which shows no period; and on the subtraction game {1, 1048575}

@@ -193,6 +193,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t given_below
     const T* g, std::uint64_t from, std::uint64_t count, const __m512i* first_values, const NearOptions<T>& options) {
   using V = Vec<T>;
   constexpr std::uint64_t kLanes = V::kLanes;
+  constexpr std::uint64_t kHeapVectors = 64 / kLanes;  // of first_values
   std::uint64_t given = 0;
   for (std::uint64_t v = 0; v < kChainLanes / kLanes; ++v) {
     const std::uint64_t lanes = v * kLanes;
@@ -206,7 +207,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t given_below
         // Heap from + i meets partner from + i - d, below from while i < d.
         const std::uint64_t d = options.splits[s].take + (kChainLanes - j);
         const std::uint64_t below = std::min(d, count);
-        for (std::uint64_t w = 0; w * kLanes < below; ++w) {
+        for (std::uint64_t w = 0; w < kHeapVectors && w * kLanes < below; ++w) {
           const std::uint64_t valid = V::lanes_below(below - w * kLanes);
           const __m512i partners = V::load_lanes(valid, g + from + w * kLanes - d);
           given |= V::equal_lanes(valid, _mm512_xor_si512(partners, part), first_values[w]) << (w * kLanes);

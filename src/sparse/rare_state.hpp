@@ -7,8 +7,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <utility>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/task_clock.hpp"
