@@ -109,20 +109,19 @@ struct HeldValues {
 // The step's slow path, for a heap whose first candidate an option gives (1 in 20): the first of
 // its other candidates that none of its near options gives (1 for `second`, else from its whole
 // list), or -1. Partners are read from memory but the newest, which are taken from the registers
-// (a wide load of values just stored waits until the stores have reached the cache).
+// (a wide load of values just stored waits until the stores have reached the cache); the pair of
+// distance 1 is last_pair, as the step computed it.
 template <class T, int Splits>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"), noinline)) int first_not_given(
     const T* g, std::uint64_t n, const CandidateCopy& second, const HeapCandidates& listed,
-    const NearOptions<T>& options, const HeldValues<T>& held) {
+    const NearOptions<T>& options, const HeldValues<T>& held, T last_pair) {
   using V = Vec<T>;
   constexpr std::uint64_t kLanes = V::kLanes;
   constexpr std::uint64_t kVectors = kChainLanes / kLanes;  // a split's
-  constexpr std::uint64_t kLast = kChainLanes - 1;          // the lane of r = 1
   // The last lane of the last vector is r = 1, whose partner for a split taking nothing is
-  // previous, compared on its own.
+  // previous: last_pair.
   const __m512i last_lane_hole =
       _mm512_mask_set1_epi8(_mm512_setzero_si512(), std::uint64_t{(1u << sizeof(T)) - 1} << (64 - sizeof(T)), -1);
-  bool previous_pairs = false;
   __m512i pairs[Splits * kVectors];
   for (int s = 0; s < Splits; ++s) {
     const std::uint64_t take = options.splits[s].take;
@@ -132,10 +131,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"), noinline)) int first_not_g
       if (v + 1 == kVectors && take <= kLanes) {
         // Its partners G(n - take - kLanes + i) are lanes kLanes + 1 - take + i of the registers.
         partner = V::permute(held.low, V::counting(kLanes + 1 - take), held.high);
-        if (take == 0) {
-          holes = _mm512_or_si512(holes, last_lane_hole);
-          previous_pairs = true;
-        }
+        if (take == 0) holes = _mm512_or_si512(holes, last_lane_hole);
       } else {
         partner = _mm512_loadu_si512(partners + v * kLanes);
       }
@@ -143,8 +139,6 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"), noinline)) int first_not_g
           _mm512_ternarylogic_epi32(_mm512_loadu_si512(options.parts + v * kLanes), partner, holes, kXorThenOr);
     }
   }
-  const T last_pair = static_cast<T>((options.parts[kLast] ^ held.previous) |
-                                     (previous_pairs ? options.holes[kLast] : T(~T{0})));
   // The list is read only past the second candidate (its count too).
   for (int k = 1; k == 1 ? second.listed : k < listed.count; ++k) {
     const Value candidate = k == 1 ? second.value : listed.values[k];
@@ -295,8 +289,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
         least = V::min(least, _mm512_xor_si512(pairs, target));
       }
     bool given = ((given_early >> (n - from)) & 1) != 0 || V::any_equal(least, _mm512_setzero_si512());
-    given |= first == static_cast<T>((last_part ^ held.previous) | last_hole) ||
-             (leaves_previous && first == held.previous);
+    const T last_pair = static_cast<T>((last_part ^ held.previous) | last_hole);
+    given |= first == last_pair || (leaves_previous && first == held.previous);
     for (std::size_t j = 0; j < leave_one_count; ++j)
       if (leave_one[j] != 1) given |= g[n - leave_one[j]] == first;
     T chosen_value = static_cast<T>(first);
@@ -304,7 +298,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::uint64_t decide_avx5
     if (__builtin_expect(given || !listed_first.listed, 0)) {
       const CandidateCopy second = leading.second[n - from];
       const HeapCandidates& listed = candidates[n - from];  // read only past the second
-      const int chosen = listed_first.listed ? first_not_given<T, Splits>(g, n, second, listed, options, held) : -1;
+      const int chosen =
+          listed_first.listed ? first_not_given<T, Splits>(g, n, second, listed, options, held, last_pair) : -1;
       if (chosen < 0) {
         speculated |= unsure_taken;
         return n;
