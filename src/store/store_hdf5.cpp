@@ -259,7 +259,7 @@ void build_image(MemoryImage& image, const std::string& name, const FileContents
   // The 1.10 format: checksums on all metadata (see store_hdf5.hpp).
   check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "file access properties");
   // In memory, growing 4 MiB at a time, never written to disk by HDF5.
-  check(H5Pset_fapl_core(fapl, std::size_t{4} << 20, false), "file access properties");
+  check(H5Pset_fapl_core(fapl, std::size_t{1} << 20, false), "file access properties");
   H5FD_file_image_callbacks_t callbacks = image.callbacks();
   check(H5Pset_file_image_callbacks(fapl, &callbacks), "file access properties");
   auto file = checked(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "the file");
