@@ -457,8 +457,10 @@ class CheckpointRefusalTest : public CheckpointTest {
   void SetUp() override {
     CheckpointTest::SetUp();
     // HDF5 1.10 leaks a few hundred bytes inside the library when it refuses a damaged file; under
-    // LeakSanitizer that would add a report to the one-line message these tests check.
-    write_bytes(path("hdf5-leaks.supp"), "leak:libhdf5\n");
+    // LeakSanitizer that would add a report to the one-line message these tests check. Linked
+    // statically, HDF5's functions are the tools' own: they are named by their prefix (the
+    // sanitizer's stack ends at the first of them, HDF5 having no frame pointers).
+    write_bytes(path("hdf5-leaks.supp"), "leak:libhdf5\nleak:^H5\n");
     environment_.push_back("LSAN_OPTIONS=suppressions=" + path("hdf5-leaks.supp").string() +
                            ":print_suppressions=0");
     Ending e = stop_with(SIGUSR1, {"0.007", "--n", "2^20", "--checkpoint-every", "0"}, file(), dir_, 0.2);
