@@ -1,9 +1,9 @@
 #include "sgx/period.hpp"
 #include "analysis/period_long.hpp"
 #include "analysis/period_search.hpp"
+#include "base/pages.hpp"
 #include "base/tuning.hpp"
 
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <limits>
@@ -169,15 +169,12 @@ std::uint64_t common_length(const ReversedDifferences<T>& r, std::uint64_t a, st
 // spent about 8% of its run in the first touches of the table's 4 KiB pages.
 class BorderTable {
  public:
-  explicit BorderTable(std::uint64_t length) : bytes_(std::max<std::uint64_t>(length, 1) * sizeof(std::uint32_t)) {
-    void* block = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (block == MAP_FAILED) throw std::bad_alloc();
-    madvise(block, bytes_, MADV_HUGEPAGE);  // a hint: without it the table is only slower to fill
-    table_ = static_cast<std::uint32_t*>(block);
-  }
+  explicit BorderTable(std::uint64_t length)
+      : bytes_(std::max<std::uint64_t>(length, 1) * sizeof(std::uint32_t)),
+        table_(static_cast<std::uint32_t*>(map_pages(bytes_, PageSize::kHuge))) {}
   BorderTable(const BorderTable&) = delete;
   BorderTable& operator=(const BorderTable&) = delete;
-  ~BorderTable() { munmap(table_, bytes_); }
+  ~BorderTable() { unmap_pages(table_, bytes_); }
 
   std::uint32_t* get() const { return table_; }
   std::uint32_t& operator[](std::uint64_t i) const { return table_[i]; }

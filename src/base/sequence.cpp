@@ -10,18 +10,12 @@
 #include <string>
 #include <unordered_map>
 
+#include "base/pages.hpp"
 #include "base/tuning.hpp"
 
 namespace sgx {
 
 namespace {
-
-// Reserved but not committed (MAP_NORESERVE): pages take memory only once written.
-void* allocate_pages(std::size_t bytes) {
-  void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (block == MAP_FAILED) throw std::bad_alloc();
-  return block;
-}
 
 // Gives the whole pages inside [begin, end) of a block from allocate_value_block back to the
 // system and makes them inaccessible, so that a stray read of a released value fails loudly.
@@ -44,14 +38,14 @@ void release_pages(void* block, std::size_t block_bytes, std::size_t begin, std:
 // committed, so that a run's storage can be reserved for its whole target, 2^36 values and more,
 // however little of it stays in memory; small blocks come from operator new.
 void* allocate_value_block(std::size_t bytes) {
-  return bytes < tuning::kPageBlockBytes ? ::operator new(bytes) : allocate_pages(bytes);
+  return bytes < tuning::kPageBlockBytes ? ::operator new(bytes) : map_pages(bytes);
 }
 
 void free_value_block(void* block, std::size_t bytes) noexcept {
   if (bytes < tuning::kPageBlockBytes)
     ::operator delete(block);
   else
-    munmap(block, bytes);
+    unmap_pages(block, bytes);
 }
 
 // Storage blocks pinned by PinnedValues. A pinned block that is freed is only marked so here, and
