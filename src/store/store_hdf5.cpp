@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <mutex>
 #include <new>
+#include <utility>
 
 #include "base/atomic_file.hpp"
 #include "base/os_error.hpp"
@@ -179,6 +180,42 @@ Handle open_group(hid_t file, const char* name) {
 
 namespace {
 
+// The buffer of the last file image written, kept for the next one if it is small. HDF5 clears each
+// step by which an image grows (build_image), and a new buffer of a MiB is a new mapping (glibc's
+// malloc maps blocks that large), so every file of a run paid for clearing fresh pages: 256 page
+// faults for each small file. Kept, the pages are cleared but not faulted in again. A larger image
+// (a long run's segment) is freed as before, so at most kSpareBytes stay taken.
+class SpareImageBuffer {
+ public:
+  static constexpr std::size_t kSpareBytes = std::size_t{4} << 20;
+
+  // A kept buffer of at least size bytes, or nullptr.
+  static void* take(std::size_t size) {
+    const std::lock_guard lock(mutex_);
+    if (!buffer_ || capacity_ < size) return nullptr;
+    capacity_ = 0;
+    return std::exchange(buffer_, nullptr);
+  }
+
+  // Keeps buffer (from malloc, capacity bytes usable) unless it is too large or a larger one is kept.
+  static void give(void* buffer, std::size_t capacity) {
+    if (!buffer) return;
+    if (capacity <= kSpareBytes) {
+      const std::lock_guard lock(mutex_);
+      if (capacity > capacity_) {
+        std::swap(buffer, buffer_);
+        capacity_ = capacity;
+      }
+    }
+    std::free(buffer);
+  }
+
+ private:
+  static inline std::mutex mutex_;
+  static inline void* buffer_ = nullptr;
+  static inline std::size_t capacity_ = 0;
+};
+
 // The in-memory file of HDF5's core driver, kept when HDF5 closes the file instead of freed:
 // HDF5 allocates it through these callbacks, and hands it back to image_free on close.
 class MemoryImage {
@@ -186,15 +223,16 @@ class MemoryImage {
   MemoryImage() = default;
   MemoryImage(const MemoryImage&) = delete;
   MemoryImage& operator=(const MemoryImage&) = delete;
-  ~MemoryImage() { std::free(closed_); }
+  ~MemoryImage() { SpareImageBuffer::give(closed_, closed_capacity_); }
 
   H5FD_file_image_callbacks_t callbacks() {
     H5FD_file_image_callbacks_t c{};
     c.image_malloc = [](std::size_t size, H5FD_file_image_op_t, void* self) {
-      return static_cast<MemoryImage*>(self)->track(std::malloc(size), size);
+      return static_cast<MemoryImage*>(self)->track(allocate(size), size);
     };
+    // The core driver's first write reallocates from nullptr.
     c.image_realloc = [](void* old, std::size_t size, H5FD_file_image_op_t, void* self) {
-      return static_cast<MemoryImage*>(self)->track(std::realloc(old, size), size);
+      return static_cast<MemoryImage*>(self)->track(old ? std::realloc(old, size) : allocate(size), size);
     };
     c.image_memcpy = [](void* dest, const void* src, std::size_t size, H5FD_file_image_op_t, void*) {
       return std::memcpy(dest, src, size);
@@ -237,6 +275,10 @@ class MemoryImage {
     for (int i = 7; i >= 0; --i) value = value << 8 | p[i];
     return value;
   }
+  static void* allocate(std::size_t size) {
+    void* spare = SpareImageBuffer::take(size);
+    return spare ? spare : std::malloc(size);
+  }
   void* track(void* buffer, std::size_t size) {
     if (buffer) {
       live_ = buffer;
@@ -260,7 +302,8 @@ void build_image(MemoryImage& image, const std::string& name, const FileContents
   check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "file access properties");
   // In memory, never written to disk by HDF5, growing 1 MiB at a time: HDF5 clears each step it
   // adds, and with 4 MiB steps the small files of a short run (0.16 until proven: six of them) took
-  // 15-25 ms of processor time in cleared pages.
+  // 15-25 ms of processor time in cleared pages. The first step reuses the last image's buffer
+  // (SpareImageBuffer).
   check(H5Pset_fapl_core(fapl, std::size_t{1} << 20, false), "file access properties");
   H5FD_file_image_callbacks_t callbacks = image.callbacks();
   check(H5Pset_file_image_callbacks(fapl, &callbacks), "file access properties");
