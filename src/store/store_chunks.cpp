@@ -2,58 +2,21 @@
 
 #include "store/store_chunks.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <climits>
 #include <stdexcept>
 
+#include "store/fast_deflate.hpp"
 #include "store/hdf5_check.hpp"
 
 namespace sgx::hdf5 {
 
 namespace {
 
-// The deflate level the datasets declare and the store deflates at. Readers need no level, and
-// with Z_RLE every level compresses alike.
+// The deflate level the datasets declare. Readers need no level; the store deflates with
+// fast_deflate, which codes what zlib's level 1 finds with the run-length strategy (Z_RLE).
 constexpr unsigned kDeflateLevel = 1;
-
-// One zlib stream reused for every chunk of a dataset, ended however the writing ends.
-class Deflater {
- public:
-  explicit Deflater(const std::string& where) : where_(where) {
-    if (deflateInit2(&stream_, static_cast<int>(kDeflateLevel), Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
-      fail("could not start deflate");
-  }
-  Deflater(const Deflater&) = delete;
-  Deflater& operator=(const Deflater&) = delete;
-  ~Deflater() { deflateEnd(&stream_); }
-
-  // The most bytes a chunk of length bytes deflates to.
-  std::size_t bound(std::size_t length) { return deflateBound(&stream_, static_cast<uLong>(length)); }
-
-  // Deflates length bytes into out (room for bound(length)); returns the deflated length.
-  std::size_t deflate_into(const unsigned char* bytes, std::size_t length, unsigned char* out, std::size_t room) {
-    if (deflateReset(&stream_) != Z_OK) fail("could not restart deflate");
-    stream_.next_in = const_cast<unsigned char*>(bytes);  // zlib's interface is not const
-    stream_.avail_in = static_cast<uInt>(length);
-    stream_.next_out = out;
-    stream_.avail_out = static_cast<uInt>(room);
-    if (deflate(&stream_, Z_FINISH) != Z_STREAM_END) fail("deflate failed");
-    return room - stream_.avail_out;
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    Diagnosis why;
-    why.detail = what;
-    throw Hdf5Failure{where_, why};
-  }
-
-  z_stream stream_{};
-  std::string where_;
-};
 
 // HDF5's shuffle of one chunk of values: byte b of every value together, b = 0 (the least
 // significant, as the file is little-endian) first. values is the chunk's full length, the values
@@ -114,14 +77,13 @@ void write_chunks(hid_t dset, const void* data, std::size_t value_bytes, const s
   const std::size_t total_values = static_cast<std::size_t>(dims[0]) * row_values;
   const std::size_t chunk_values = static_cast<std::size_t>(chunk[0]) * row_values;
   const std::size_t chunk_bytes = chunk_values * value_bytes;
-  if (chunk_bytes > UINT_MAX) throw std::logic_error("write_chunks: a chunk of " + where + " is too long for zlib");
+  if (chunk_bytes > UINT_MAX) throw std::logic_error("write_chunks: a chunk of " + where + " is over HDF5's 4 GiB");
   if (total_values == 0) return;
 
   const auto* bytes = static_cast<const unsigned char*>(data);
-  Deflater deflater(where);
   // 1-byte values are deflated where they lie, but for a partial last chunk (padded by shuffle).
   std::vector<unsigned char> filtered(value_bytes > 1 || total_values % chunk_values != 0 ? chunk_bytes : 0);
-  std::vector<unsigned char> stored(deflater.bound(chunk_bytes) + 4);
+  std::vector<unsigned char> stored(fast_deflate_bound(chunk_bytes) + 4);
   std::vector<hsize_t> offset(dims.size(), 0);
   for (std::size_t first = 0; first < total_values; first += chunk_values) {
     const std::size_t present = std::min(chunk_values, total_values - first);
@@ -131,7 +93,7 @@ void write_chunks(hid_t dset, const void* data, std::size_t value_bytes, const s
       shuffle(chunk_start, present, chunk_values, value_bytes, filtered.data());
       to_deflate = filtered.data();
     }
-    std::size_t length = deflater.deflate_into(to_deflate, chunk_bytes, stored.data(), stored.size() - 4);
+    std::size_t length = fast_deflate(to_deflate, chunk_bytes, stored.data());
     const std::uint32_t checksum = fletcher32(stored.data(), length);
     for (int byte = 0; byte < 4; ++byte) stored[length++] = static_cast<unsigned char>(checksum >> (8 * byte));
     offset[0] = first / row_values;
