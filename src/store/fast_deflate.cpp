@@ -248,25 +248,29 @@ void write_block(BitWriter& bits, const unsigned char* bytes, std::size_t length
     return;
   }
 
-  bits.put((last ? 1 : 0) | 2 << 1, 3);  // BFINAL, BTYPE 10: dynamic Huffman codes
-  bits.put(kLiteralCodes - 257, 5);       // HLIT
-  bits.put(0, 5);                         // HDIST: one distance code
-  bits.put(static_cast<std::uint32_t>(sent_lengths - 4), 4);
-  for (int k = 0; k < sent_lengths; ++k) bits.put(header_lengths[kCodeLengthOrder[k]], 3);
+  // A copy of its own: through the reference every code went through memory, since the bytes it
+  // writes might have been the writer's own.
+  BitWriter out = bits;
+  out.put((last ? 1 : 0) | 2 << 1, 3);  // BFINAL, BTYPE 10: dynamic Huffman codes
+  out.put(kLiteralCodes - 257, 5);       // HLIT
+  out.put(0, 5);                         // HDIST: one distance code
+  out.put(static_cast<std::uint32_t>(sent_lengths - 4), 4);
+  for (int k = 0; k < sent_lengths; ++k) out.put(header_lengths[kCodeLengthOrder[k]], 3);
   for (const auto& [symbol, extra] : header_tokens) {
-    bits.put(header_codes[symbol], header_lengths[symbol]);
-    if (symbol == 17) bits.put(extra, 3);
-    if (symbol == 18) bits.put(extra, 7);
+    out.put(header_codes[symbol], header_lengths[symbol]);
+    if (symbol == 17) out.put(extra, 3);
+    if (symbol == 18) out.put(extra, 7);
   }
   tokens(
-      bytes, length, [&](unsigned char b) { bits.put(codes[b], lengths[b]); },
+      bytes, length, [&](unsigned char b) { out.put(codes[b], lengths[b]); },
       [&](std::size_t match) {
         const int index = kLengthCodes.index[match];
-        bits.put(codes[257 + index], lengths[257 + index]);
-        bits.put(static_cast<std::uint32_t>(match - kLengthBase[index]), kLengthExtra[index]);
-        bits.put(0, 1);  // distance 1
+        out.put(codes[257 + index], lengths[257 + index]);
+        out.put(static_cast<std::uint32_t>(match - kLengthBase[index]), kLengthExtra[index]);
+        out.put(0, 1);  // distance 1
       });
-  bits.put(codes[kEndOfBlock], lengths[kEndOfBlock]);
+  out.put(codes[kEndOfBlock], lengths[kEndOfBlock]);
+  bits = out;
 }
 
 }  // namespace
