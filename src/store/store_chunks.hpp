@@ -7,7 +7,7 @@
 // zlib's run-length strategy (Z_RLE) deflated the shuffled values of a run 1.3 to 2.5 times as fast
 // as level 1 of the default strategy, to streams as small or smaller on most games and at most 8%
 // larger on Grundy's game (bench/HISTORY.md, "The store deflates its own chunks"), and fast_deflate
-// makes the streams Z_RLE made 2 to 2.5 times as fast again (fast_deflate.hpp). A run writes its
+// makes the streams Z_RLE made 1.9 to 2.9 times as fast again (fast_deflate.hpp). A run writes its
 // values on a thread of its own while the kernels compute, so that time is taken from them.
 
 #include <hdf5.h>
