@@ -82,9 +82,6 @@ class BitWriter {
     align();
     return out_;
   }
-  std::uint64_t bits_written_since(const unsigned char* start) const {
-    return static_cast<std::uint64_t>(out_ - start) * 8 + static_cast<std::uint64_t>(filled_);
-  }
 
  private:
   unsigned char* out_;
